@@ -1,0 +1,189 @@
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import type PgBoss from 'pg-boss';
+import { APP_VERSION, AppError, normalizeFullWidth } from '@lq/contracts';
+import { openDatabase, type DatabaseHandle } from '@lq/db';
+import { Sessions } from './auth';
+import { runsWorker, type Config } from './config';
+import { installEnvelope, zodValidatorCompiler } from './http';
+import { startJobs } from './jobs';
+import { loggerOptions } from './logger';
+import { Mailer } from './mail';
+import { healthRoutes } from './routes/health';
+import { userRoutes } from './routes/user';
+import { serveWeb } from './web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    sessions: Sessions;
+    mailer: Mailer;
+    /** pg-boss, when started (see BuildOptions.jobs). */
+    boss: PgBoss | undefined;
+  }
+}
+
+export interface BuildOptions {
+  /** An open database; when omitted, one is opened from the config (and closed with the app). */
+  database?: DatabaseHandle;
+  /** Start pg-boss (default: yes). Consumers and schedules run when the ROLE includes worker. */
+  jobs?: boolean;
+  /** Fastify logger option; default pino at LOG_LEVEL with secrets redacted. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** One log line per request, when it completes, instead of Fastify's two. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ip: request.ip,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
+/** The HTTP application. Tests call `inject()` on it; main.ts listens. */
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    onProtoPoisoning: 'error',
+    onConstraintsPoisoning: 'error',
+    return503OnClosing: true,
+    logController: new OneLinePerRequest(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  } as FastifyServerOptions);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.DATABASE_URL,
+      pgliteMode: 'owner',
+    }));
+  const sessions = new Sessions(database.db, config.TOKEN_TTL_HOURS, config.AUTH_CACHE_MS);
+  const mailer = new Mailer(database.db, app.log, config.MAIL_FROM, config.SMTP_URL);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('sessions', sessions);
+  app.decorate('mailer', mailer);
+  app.decorate('boss', undefined);
+  app.decorateRequest('auth', null);
+
+  app.addHook('onClose', async () => {
+    await app.boss?.stop({ graceful: true, wait: true, timeout: 5_000 });
+    mailer.close();
+    if (ownsDatabase) await database.close();
+  });
+
+  try {
+    app.setValidatorCompiler(zodValidatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    installEnvelope(app);
+    // API answers are per user and per moment: never stored by browsers or proxies.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.url.includes('/api/')) void reply.header('cache-control', 'no-store');
+      done(null, payload);
+    });
+
+    // Spec §7: full-width characters in values become half-width before validation.
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (request.body !== undefined) request.body = normalizeFullWidth(request.body);
+      if (request.query && typeof request.query === 'object')
+        request.query = normalizeFullWidth(request.query);
+      done();
+    });
+
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    });
+    await app.register(fastifyCors, {
+      origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['content-type', 'authorization', 'lang'],
+      maxAge: 600,
+    });
+    // Limits are per route (login, codes, money and orders); see routes.
+    await app.register(fastifyRateLimit, {
+      global: false,
+      errorResponseBuilder: (_req, ctx) =>
+        new AppError('RATE_LIMITED', { seconds: Math.ceil(ctx.ttl / 1000) }),
+    });
+
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Lightning Quant API',
+          version: APP_VERSION,
+          description:
+            'Every response is `{code, msg, data}`; `code` is "00000" on success, else an A/B/C error code (see docs/api.md). `msg` follows the `lang` header (zh_TW style, default zh_TW).',
+        },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(fastifySwaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      // Plain-http deployments (LAN, localhost) must not have the docs' assets upgraded to https.
+      transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    });
+
+    healthRoutes(app, database);
+    userRoutes(app, { db: database.db, config, mailer, sessions });
+    await serveWeb(app, config.webDist);
+
+    if (options.jobs ?? true)
+      app.boss = await startJobs(database, app.log, runsWorker(config.ROLE));
+    await app.ready();
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+  return app;
+}

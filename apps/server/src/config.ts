@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+const ROLES = ['api', 'worker', 'runner', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), {
+      error: `must be a URL (${protocols.source})`,
+    });
+
+/** Environment keys the server reads, with defaults. Parsed once at boot. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
+  ROLE: z.enum(ROLES).default('all'),
+  SMTP_URL: optionalUrl(/^smtps?:$/),
+  MAIL_FROM: z.string().min(3).default('Lightning Quant <no-reply@lightning-quant.local>'),
+  CORS_ORIGINS: csv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  TOKEN_TTL_HOURS: positiveInt(24 * 7),
+  /** How long an authenticated token stays in the in-process cache (0 disables it). */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  TRUST_PROXY: bool(false),
+  /** Per-IP request budgets per minute on sensitive routes. */
+  LOGIN_RATE_PER_MINUTE: positiveInt(30),
+  CODE_RATE_PER_MINUTE: positiveInt(10),
+  /** Per-account budget per minute on sensitive logged-in endpoints (password, payment password, money). */
+  ACCOUNT_RATE_PER_MINUTE: positiveInt(20),
+  /** Failed logins per account (or per IP ×10) in the lock window before login is refused. */
+  LOGIN_MAX_FAILURES: positiveInt(5),
+  LOGIN_LOCK_MINUTES: positiveInt(15),
+});
+
+export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from environment variables; unknown values are named in one error. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    webDist: path.resolve(parsed.data.WEB_DIST),
+  };
+}
+
+export const runsApi = (role: Role) => role === 'api' || role === 'all';
+export const runsWorker = (role: Role) => role === 'worker' || role === 'all';
+export const runsRunner = (role: Role) => role === 'runner' || role === 'all';

@@ -1,0 +1,58 @@
+import { eq } from '@lq/db';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '@lq/contracts';
+import { mailOutbox, type Database } from '@lq/db';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Every mail is written to the outbox first. With SMTP_URL it is then sent through nodemailer
+ * (the outcome recorded on the row); without, it goes to the log so a local user can read it.
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: FastifyBaseLogger,
+    private readonly from: string,
+    smtpUrl: string | undefined,
+  ) {
+    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  }
+
+  get delivers(): boolean {
+    return this.transport !== undefined;
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const [row] = await this.db.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
+    if (!this.transport) {
+      this.log.info(
+        { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
+        'mail kept in the outbox (no SMTP_URL)',
+      );
+      return;
+    }
+    try {
+      await this.transport.sendMail({ from: this.from, ...mail });
+      await this.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
+    } catch (err) {
+      this.log.error({ err, to: mail.to }, 'mail delivery failed');
+      await this.db
+        .update(mailOutbox)
+        .set({ error: String((err as Error).message).slice(0, 500) })
+        .where(eq(mailOutbox.id, row.id));
+      throw new AppError('MAIL_FAILED');
+    }
+  }
+
+  close() {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,55 @@
+import { DataDirBusyError } from '@lq/db';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, runsApi, runsRunner } from './config';
+
+// Boot: config parsed once, database opened and migrated, then the roles this process plays.
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`lightning-quant: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await buildApp(config);
+  if (runsRunner(config.ROLE)) app.log.info('runner role: no robots to drive yet');
+  if (runsApi(config.ROLE)) {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  }
+  app.log.info(
+    {
+      role: config.ROLE,
+      database: app.database.kind,
+      dataDir: config.DATABASE_URL ? undefined : config.dataDir,
+      socket: app.database.socket,
+    },
+    'lightning-quant started',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof DataDirBusyError) {
+    console.error(
+      `lightning-quant: ${err.message}. To run several processes, use PostgreSQL (DATABASE_URL).`,
+    );
+  } else {
+    console.error('lightning-quant: failed to start:', err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,258 @@
+// Shared by every server integration test (and reusable by later ones): a real app on a real
+// database (PGlite in a temp dir, or a scratch PostgreSQL database when DATABASE_URL is set),
+// and a real SMTP sink on 127.0.0.1 that the app sends its mails to.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { buildApp, loadConfig, type Config } from '../src';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** A real SMTP server on 127.0.0.1 (random port) collecting what it receives. */
+export class SmtpSink {
+  readonly mails: ReceivedMail[] = [];
+  private waiters: (() => void)[] = [];
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<SmtpSink> {
+    const box: { sink?: SmtpSink } = {};
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          box.sink!.receive(
+            session.envelope.rcptTo.map((r) => r.address),
+            Buffer.concat(chunks).toString('utf8'),
+          );
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = (
+      server as unknown as { server: { address(): { port: number } } }
+    ).server.address();
+    box.sink = new SmtpSink(server, address.port);
+    return box.sink;
+  }
+
+  get url() {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  private receive(to: string[], raw: string) {
+    this.mails.push({ to, ...parseMail(raw) });
+    this.waiters.splice(0).forEach((w) => w());
+  }
+
+  /** The newest mail to `address`, waiting up to `timeoutMs` for one to arrive after `afterCount` mails. */
+  async waitFor(address: string, afterCount = 0, timeoutMs = 5_000): Promise<ReceivedMail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.mails.filter((m) => m.to.includes(address));
+      if (found.length > afterCount) return found[found.length - 1];
+      if (Date.now() > deadline) throw new Error(`no mail to ${address} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  countTo(address: string) {
+    return this.mails.filter((m) => m.to.includes(address)).length;
+  }
+
+  close() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Minimal MIME reading for the single-part text mails nodemailer sends. */
+export function parseMail(raw: string): { subject: string; text: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = raw.slice(split + 4);
+  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
+  const decodeWords = (s: string) =>
+    s.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
+      enc.toLowerCase() === 'b'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(
+            data
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  let text: string;
+  if (encoding === 'base64')
+    text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  else if (encoding === 'quoted-printable')
+    text = Buffer.from(
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
+  else text = body;
+  return { subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n').trimEnd() };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  smtp: SmtpSink;
+  database: DatabaseHandle;
+  dataDir: string;
+  /** inject() with JSON and optional token / lang / client IP. */
+  call(
+    method: 'GET' | 'POST',
+    url: string,
+    options?: {
+      body?: unknown;
+      token?: string;
+      lang?: string;
+      ip?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<Omit<LightMyRequestResponse, 'json'> & { json<T = Envelope>(): T }>;
+  close(): Promise<void>;
+}
+
+export interface Envelope<T = unknown> {
+  code: string;
+  msg: string;
+  data: T;
+}
+
+export interface StartOptions {
+  /** Extra environment for loadConfig (e.g. rate limits). */
+  env?: Record<string, string>;
+  /** Start pg-boss (off by default: most tests do not need it). */
+  jobs?: boolean;
+  /** PGlite in owner mode, shared through its socket (as `npm start` does). */
+  shareSocket?: boolean;
+}
+
+export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lq-server-'));
+  const smtp = await SmtpSink.start();
+  const scratch = process.env.DATABASE_URL
+    ? await createScratchDatabase(process.env.DATABASE_URL)
+    : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    LOGIN_RATE_PER_MINUTE: '1000',
+    CODE_RATE_PER_MINUTE: '1000',
+    ACCOUNT_RATE_PER_MINUTE: '1000',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...options.env,
+  });
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.DATABASE_URL,
+    pgliteMode: options.shareSocket ? 'owner' : 'exclusive',
+  });
+  const app = await buildApp(config, { database, jobs: options.jobs ?? false, logger: false });
+  return {
+    app,
+    config,
+    smtp,
+    database,
+    dataDir,
+    async call(method, url, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      if (o.lang) headers.lang = o.lang;
+      const req: InjectOptions = { method, url, headers, remoteAddress: o.ip ?? '127.0.0.1' };
+      if (o.body !== undefined) req.payload = o.body as InjectOptions['payload'];
+      const res = await app.inject(req);
+      return Object.assign(res, { json: <T>() => JSON.parse(res.body) as T });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await smtp.close();
+      await scratch?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let mailCounter = 0;
+/** A fresh, unique address. */
+export const uniqueMail = (prefix = 'user') =>
+  `${prefix}.${process.pid}.${Date.now().toString(36)}.${mailCounter++}@example.com`;
+
+/** Requests a code of `codeType` for `mail` and reads it from the mail the SMTP sink received. */
+export async function requestCode(
+  t: TestApp,
+  mail: string,
+  codeType: string,
+  token?: string,
+): Promise<string> {
+  const before = t.smtp.countTo(mail);
+  const res = await t.call('POST', '/user/api/verify-code/send', {
+    body: { userMail: mail, codeType },
+    token,
+    lang: 'en_US',
+    ip: randomIp(),
+  });
+  if (res.statusCode !== 200) throw new Error(`send code failed: ${res.body}`);
+  const received = await t.smtp.waitFor(mail, before);
+  const code = /\b(\d{6})\b/.exec(received.text)?.[1];
+  if (!code) throw new Error(`no code in mail: ${received.text}`);
+  return code;
+}
+
+export const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+export interface RegisteredUser {
+  mail: string;
+  password: string;
+  token: string;
+  userCode: string;
+}
+
+/** Registers a user through the real flow (code read from the SMTP sink) and returns its session. */
+export async function registerUser(
+  t: TestApp,
+  options: { mail?: string; password?: string; inviteCode?: string; country?: string } = {},
+): Promise<RegisteredUser> {
+  const mail = options.mail ?? uniqueMail();
+  const password = options.password ?? 'Passw0rd!x';
+  const code = await requestCode(t, mail, 'REGISTER');
+  const res = await t.call('POST', '/user/api/register', {
+    body: {
+      userMail: mail,
+      password,
+      code,
+      country: options.country ?? 'TH',
+      ...(options.inviteCode ? { inviteCode: options.inviteCode } : {}),
+    },
+    ip: randomIp(),
+  });
+  const body = res.json<Envelope<{ token: string; user: { userCode: string } }>>();
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
+  return { mail, password, token: body.data.token, userCode: body.data.user.userCode };
+}

@@ -1,0 +1,77 @@
+// Left menu of spec §2 (≥ 768 px): backtest, robot, API management; then privacy and license
+// (new window) and about us. 200 px ↔ 20 px with a round toggle; the selection is remembered.
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { IconBack, IconChart, IconDoc, IconInfo, IconKey, IconRobot, IconShield } from '../components/icons';
+import { browserStorage } from '../lib/storage';
+import { useAppStore, appStore } from '../lib/store';
+
+export const MENU_INDEX_KEY = 'leftMenuIndex';
+
+interface Entry {
+  label: string;
+  icon: ReactNode;
+  testId: string;
+  path: string;
+  /** Opens on the public host in a new browser window. */
+  external?: boolean;
+}
+
+export function SideMenu() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const open = useAppStore((s) => s.menuShow);
+  const [remembered, setRemembered] = useState(() => Number(browserStorage().getItem(MENU_INDEX_KEY) ?? 0) || 0);
+  const main: Entry[] = [
+    { label: t('nav.backtest'), icon: <IconChart width={20} />, testId: 'menu-backtest', path: '/' },
+    { label: t('nav.robot'), icon: <IconRobot width={20} />, testId: 'menu-robot', path: '/pages/robot/robotOrderList/robotOrderList' },
+    { label: t('nav.apiManagement'), icon: <IconKey width={20} />, testId: 'menu-api', path: '/pages/apikey/apiList' },
+  ];
+  const secondary: Entry[] = [
+    { label: t('nav.privacy'), icon: <IconShield width={20} />, testId: 'menu-privacy', path: '/pages/agreement/privacy/privacy', external: true },
+    { label: t('nav.license'), icon: <IconDoc width={20} />, testId: 'menu-license', path: '/pages/agreement/license/license', external: true },
+    { label: t('nav.aboutUs'), icon: <IconInfo width={20} />, testId: 'menu-about', path: '/pages/aboutus/aboutus' },
+  ];
+  const all = [...main, ...secondary];
+  const matching = all.findIndex((e) => !e.external && (e.path === location.pathname || (e.path === '/' && location.pathname === '/pages/backtest/recommandParams')));
+  const selected = matching >= 0 ? matching : remembered;
+
+  const activate = (entry: Entry, index: number) => {
+    if (entry.external) {
+      window.open(`${window.location.origin}/#${entry.path}`, '_blank', 'noopener');
+      return;
+    }
+    setRemembered(index);
+    browserStorage().setItem(MENU_INDEX_KEY, String(index));
+    void navigate(entry.path);
+  };
+  const item = (entry: Entry, index: number) => (
+    <button
+      key={entry.testId}
+      type="button"
+      className="menu-item"
+      aria-current={index === selected && !entry.external ? 'page' : undefined}
+      onClick={() => activate(entry, index)}
+      data-testid={entry.testId}
+      tabIndex={open ? 0 : -1}
+    >
+      {entry.icon}
+      <span>{entry.label}</span>
+      {entry.external ? <span className="sr-only">({t('nav.opensInNewWindow')})</span> : null}
+    </button>
+  );
+  return (
+    <nav className={`sidemenu${open ? '' : ' closed'}`} aria-label={t('nav.mainMenu')} data-testid="side-menu" data-open={open}>
+      <button type="button" className="menu-toggle" aria-expanded={open} aria-label={open ? t('nav.collapseMenu') : t('nav.expandMenu')} onClick={() => appStore.getState().setMenuShow(!open)} data-testid="menu-toggle">
+        <IconBack />
+      </button>
+      <div className="sidemenu-inner">
+        {main.map((e, i) => item(e, i))}
+        <hr />
+        {secondary.map((e, i) => item(e, i + main.length))}
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,68 @@
+// Route → lazily loaded page. Composition happens here: features never import each other.
+import type { ReactNode } from 'react';
+import { LanguagePicker } from '../features/locale';
+import { MarketSwitcher } from '../features/market';
+import { lazyPage } from './lazyPage';
+import { ROUTES, type PageKind, type RouteDef } from './routeTable';
+
+const Login = lazyPage(() => import('../features/auth/LoginPage'));
+const Register = lazyPage(() => import('../features/auth/RegisterPage'));
+const ForgetPwd = lazyPage(() => import('../features/auth/ForgetPwdPage'));
+const ChangePwd = lazyPage(() => import('../features/account/ChangePwdPage'));
+const ChangePayPwd = lazyPage(() => import('../features/account/ChangePayPwdPage'));
+const Personal = lazyPage(() => import('../features/account/PersonalPage'));
+const Mine = lazyPage(() => import('../features/account/MinePage'));
+const About = lazyPage(() => import('../features/info/AboutPage'));
+const Agreement = lazyPage(() => import('../features/info/AgreementPage'));
+const ComingSoon = lazyPage(() => import('../features/info/ComingSoonPage'));
+export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
+
+const mineSettings = (
+  <>
+    <LanguagePicker variant="row" />
+    <MarketSwitcher variant="row" />
+  </>
+);
+
+const PAGES: Record<Exclude<PageKind, 'soon'>, () => ReactNode> = {
+  login: () => <Login />,
+  register: () => <Register />,
+  forgetPwd: () => <ForgetPwd />,
+  changePwd: () => <ChangePwd />,
+  changePayPwd: () => <ChangePayPwd />,
+  personal: () => <Personal />,
+  mine: () => <Mine settings={mineSettings} />,
+  aboutus: () => <About />,
+  privacy: () => <Agreement doc="privacy" />,
+  license: () => <Agreement doc="license" />,
+  autoSubscribe: () => <Agreement doc="autoSubscribe" />,
+  monthEquity: () => <Agreement doc="monthEquity" />,
+};
+
+const PRELOADS: Record<PageKind, { preload(): void }> = {
+  soon: ComingSoon,
+  login: Login,
+  register: Register,
+  forgetPwd: ForgetPwd,
+  changePwd: ChangePwd,
+  changePayPwd: ChangePayPwd,
+  personal: Personal,
+  mine: Mine,
+  aboutus: About,
+  privacy: Agreement,
+  license: Agreement,
+  autoSubscribe: Agreement,
+  monthEquity: Agreement,
+};
+
+/** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */
+export function preloadPage(path: string, hasToken: boolean): void {
+  const route = ROUTES.find((r) => r.path === path);
+  if (!route) return NotFound.preload();
+  PRELOADS[route.guard && !hasToken ? 'login' : route.page].preload();
+}
+
+export function pageElement(route: RouteDef): ReactNode {
+  if (route.page === 'soon') return <ComingSoon titleKey={route.title} params={route.titleParams} />;
+  return PAGES[route.page]();
+}

@@ -1,0 +1,105 @@
+// Every route of spec §2 at its exact path. Pure data: the router and the layout read it, and a
+// unit test checks it against the spec.
+
+/** full: top bar + left menu (wide) / nav bar (+ tab bar on tabs) (narrow); auth: top bar, no
+ * left menu; bare: no side windows at all (privacy, license, full-screen chart). */
+export type Chrome = 'full' | 'auth' | 'bare';
+export type Tab = 'backtest' | 'robot' | 'mine';
+
+export type PageKind =
+  | 'soon'
+  | 'login'
+  | 'register'
+  | 'forgetPwd'
+  | 'changePwd'
+  | 'changePayPwd'
+  | 'personal'
+  | 'mine'
+  | 'aboutus'
+  | 'privacy'
+  | 'license'
+  | 'autoSubscribe'
+  | 'monthEquity';
+
+export interface RouteDef {
+  path: string;
+  /** i18n key of the title. */
+  title: string;
+  titleParams?: Record<string, string>;
+  page: PageKind;
+  guard?: boolean;
+  chrome?: Chrome;
+  tab?: Tab;
+}
+
+export const LOGIN_PATH = '/pages/login/login';
+export const REGISTER_PATH = '/pages/rigister/register';
+
+const CREATE_ORDER = [
+  'crypto_single', 'crypto_grid', 'crypto_pegasus', 'crypto_martin', 'crypto_marco', 'crypto_blue',
+  'forex_single', 'forex_martin', 'forex_grid', 'forex_pegasus', 'forex_dmy', 'forex_marco', 'prt', 'irl',
+] as const;
+
+const soon = (path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({ path, title: `page.${title}`, page: 'soon', ...extra });
+
+export const ROUTES: RouteDef[] = [
+  // tabs
+  soon('/', 'recommandParams', { guard: true, tab: 'backtest' }),
+  soon('/pages/backtest/recommandParams', 'recommandParams', { guard: true, tab: 'backtest' }),
+  soon('/pages/robot/robotOrderList/robotOrderList', 'robotOrderList', { guard: true, tab: 'robot' }),
+  { path: '/pages/index/mine', title: 'page.mine', page: 'mine', guard: true, tab: 'mine' },
+  soon('/pages/wallet/wallet', 'wallet', { guard: true }),
+  // backtest
+  soon('/pages/backtest/backtestRecord', 'backtestRecord'),
+  soon('/pages/backtest/resultDateil/resultDetail', 'resultDetail'),
+  soon('/pages/backtest/resultDateil/fullScreenKline/fullScreenKline', 'fullScreenKline', { chrome: 'bare' }),
+  soon('/pages/backtest/chooseList/chooseList', 'chooseList'),
+  soon('/pages/themeTest/themeTest', 'themeTest'),
+  // order creation: the spec names the pages under pages/createOrder/; the uni-app style
+  // pages/createOrder/<name>/<name> is accepted too.
+  ...CREATE_ORDER.flatMap((name) => [
+    soon(`/pages/createOrder/${name}`, 'createOrder', { titleParams: { name } }),
+    soon(`/pages/createOrder/${name}/${name}`, 'createOrder', { titleParams: { name } }),
+  ]),
+  // authentication
+  { path: LOGIN_PATH, title: 'page.login', page: 'login', chrome: 'auth' },
+  { path: REGISTER_PATH, title: 'page.register', page: 'register', chrome: 'auth' },
+  { path: '/pages/register/register', title: 'page.register', page: 'register', chrome: 'auth' },
+  { path: '/pages/forgetPwd/forgetPwd', title: 'page.forgetPwd', page: 'forgetPwd', chrome: 'auth' },
+  // account
+  soon('/pages/apikey/apikey', 'apikey'),
+  soon('/pages/apikey/bindMarket', 'bindMarket'),
+  soon('/pages/apikey/apiList', 'apiList'),
+  soon('/pages/apikey/apiAdd', 'apiAdd'),
+  { path: '/pages/changePwd/changePwd', title: 'page.changePwd', page: 'changePwd' },
+  { path: '/pages/changePwd/pay/changePayPwd', title: 'page.changePayPwd', page: 'changePayPwd' },
+  { path: '/pages/personal/personal', title: 'page.personal', page: 'personal' },
+  // other
+  soon('/pages/orderDetail/orderDetail', 'orderDetail'),
+  soon('/pages/market/market', 'market'),
+  soon('/pages/webview/webview', 'webview'),
+  soon('/pages/equity/index', 'equity'),
+  soon('/pages/equity/monthEquityPay', 'monthEquityPay'),
+  soon('/pages/buyusd/buyusd', 'buyusd'),
+  soon('/pages/pay/pay', 'pay'),
+  soon('/pages/recharge/recharge', 'recharge', { guard: true }),
+  soon('/pages/withdraw/withdraw', 'withdraw'),
+  soon('/pages/withdraw/withdrawRecord', 'withdrawRecord'),
+  soon('/pages/withdraw/withdrawDetail', 'withdrawDetail'),
+  { path: '/pages/aboutus/aboutus', title: 'page.aboutus', page: 'aboutus' },
+  soon('/pages/notice/notice', 'notice'),
+  soon('/pages/robot/robotHistory/robotHistory', 'robotHistory'),
+  soon('/pages/group/group', 'group'),
+  soon('/pages/group/groupNext', 'groupNext'),
+  soon('/pages/group/explain/explain', 'groupExplain'),
+  soon('/pages/index/rankingList/rankingList', 'rankingList'),
+  soon('/pages/wallet/export/export', 'walletExport'),
+  // agreements
+  { path: '/pages/agreement/privacy/privacy', title: 'page.privacy', page: 'privacy', chrome: 'bare' },
+  { path: '/pages/agreement/license/license', title: 'page.license', page: 'license', chrome: 'bare' },
+  { path: '/pages/agreement/autoSubscribe/index', title: 'page.autoSubscribe', page: 'autoSubscribe' },
+  { path: '/pages/agreement/monthEquity/monthEquity', title: 'page.monthEquity', page: 'monthEquity' },
+];
+
+/** Spec §4 login guard: these need a stored token. */
+export const isGuarded = (path: string) => ROUTES.some((r) => r.path === path && r.guard);

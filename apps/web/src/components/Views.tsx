@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { IconBack } from './icons';
+
+export function Spinner({ label }: { label: string }) {
+  return (
+    <div className="center-view" role="status" data-testid="page-loading">
+      <div className="spinner" aria-hidden="true" />
+      <p>{label}</p>
+    </div>
+  );
+}
+
+export function ErrorView({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="center-view" role="alert" data-testid="page-error">
+      <h2>{message}</h2>
+      <button type="button" className="btn btn-primary" onClick={onRetry} data-testid="page-retry">
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}
+
+/** The black navigation bar of spec §2: back button, white title. */
+export function NavBar({ title, back = true, right }: { title: string; back?: boolean; right?: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const goBack = () => {
+    if (window.history.length > 1) void navigate(-1);
+    else void navigate('/');
+  };
+  return (
+    <header className="navbar">
+      {back ? (
+        <button type="button" className="icon-btn" aria-label={t('nav.back')} onClick={goBack} data-testid="nav-back">
+          <IconBack />
+        </button>
+      ) : (
+        <span className="spacer" />
+      )}
+      <h1 data-testid="page-title">{title}</h1>
+      {right ?? <span className="spacer" />}
+    </header>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button } from '../../components/Button';
+import { SendCodeButton } from '../../components/SendCodeButton';
+import { TextField } from '../../components/TextField';
+import { api } from '../../lib/session';
+import { showToast } from '../../lib/toast';
+import { fieldError } from '../../lib/validation';
+import { resetForm, type ResetForm } from './schemas';
+
+export default function ForgetPwdPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const { register, handleSubmit, formState, trigger, getValues } = useForm<ResetForm>({
+    resolver: zodResolver(resetForm),
+    defaultValues: { userMail: '', code: '', password: '', passwordAgain: '' },
+  });
+  const errors = formState.errors;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setBusy(true);
+    try {
+      await api.post('user/api/password/reset', { ...values, userMail: values.userMail.trim(), code: values.code.trim() });
+      showToast(t('auth.resetSuccess'), 'success');
+      void navigate('/pages/login/login', { replace: true });
+    } catch {
+      // message already shown
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const mailForCode = async () => ((await trigger('userMail')) ? getValues('userMail').trim() : undefined);
+
+  return (
+    <div className="auth-page">
+      <h2>{t('auth.resetTitle')}</h2>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="forget-form">
+        <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="forget-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
+        <TextField
+          label={t('auth.code')}
+          placeholder={t('auth.codePlaceholder')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={8}
+          data-testid="forget-code"
+          error={fieldError(t, errors.code, 'validation.codeFormat')}
+          addon={<SendCodeButton codeType="LOGIN_PWD_RESET" getMail={mailForCode} testId="forget-send-code" />}
+          {...register('code')}
+        />
+        <TextField label={t('account.newPassword')} placeholder={t('auth.passwordPlaceholder')} type="password" revealable autoComplete="new-password" data-testid="forget-password" error={fieldError(t, errors.password, 'validation.passwordWeak')} {...register('password')} />
+        <TextField label={t('account.newPasswordAgain')} type="password" autoComplete="new-password" data-testid="forget-password-again" error={fieldError(t, errors.passwordAgain, 'validation.passwordsDiffer')} {...register('passwordAgain')} />
+        <Button type="submit" block busy={busy} data-testid="forget-submit">
+          {t('auth.resetSubmit')}
+        </Button>
+        <div className="links">
+          <Link to="/pages/login/login">{t('auth.login')}</Link>
+        </div>
+      </form>
+    </div>
+  );
+}

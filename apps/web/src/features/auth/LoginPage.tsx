@@ -1,0 +1,56 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import type { LoginResult } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { TextField } from '../../components/TextField';
+import { api, startSession } from '../../lib/session';
+import { showToast } from '../../lib/toast';
+import { fieldError } from '../../lib/validation';
+import { loginForm, type LoginForm } from './schemas';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [busy, setBusy] = useState(false);
+  const { register, handleSubmit, formState } = useForm<LoginForm>({ resolver: zodResolver(loginForm), defaultValues: { userMail: '', password: '' } });
+  const errors = formState.errors;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const result = await api.post<LoginResult>('user/api/login', { userMail: values.userMail.trim(), password: values.password });
+      startSession(result.token, result.user);
+      showToast(t('auth.loginSuccess'), 'success');
+      const from = (location.state as { from?: string } | null)?.from;
+      void navigate(from && !from.startsWith('/pages/login') ? from : '/', { replace: true });
+    } catch {
+      // the client already showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <div className="auth-page">
+      <h2>{t('auth.loginTitle')}</h2>
+      <p className="sub">{t('auth.loginSubtitle')}</p>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="login-form">
+        <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="login-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
+        <TextField label={t('auth.password')} type="password" revealable autoComplete="current-password" data-testid="login-password" error={fieldError(t, errors.password, 'validation.required')} {...register('password')} />
+        <Button type="submit" block busy={busy} data-testid="login-submit">
+          {t('auth.login')}
+        </Button>
+        <div className="links">
+          <Link to="/pages/forgetPwd/forgetPwd" data-testid="link-forget">{t('auth.forgotPassword')}</Link>
+          <Link to="/pages/rigister/register" data-testid="link-register">
+            {t('auth.noAccount')} {t('auth.register')}
+          </Link>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { LanguagePicker } from './LanguagePicker';
+export { changeLocale, LOCALE_NAMES } from './changeLocale';

@@ -1,0 +1,51 @@
+// i18next with our 7 locales. zh-TW (the default and fallback) ships with the shell; every other
+// locale, and the long agreement texts, load on demand as their own chunks.
+import i18n, { type BackendModule, type ReadCallback } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, type Locale } from '@lq/contracts';
+import zhTW from './locales/zh-TW.json';
+
+type Resource = Record<string, unknown>;
+const loaders = import.meta.glob<Resource>(['./locales/*.json', '!./locales/zh-TW.json'], { import: 'default' });
+
+/** File of a locale's namespace: `common` → `zh-CN.json`, `legal` → `legal.zh-CN.json`. */
+export const localeFile = (locale: string, ns: string) => `./locales/${ns === 'common' ? '' : `${ns}.`}${locale}.json`;
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, namespace: string, callback: ReadCallback) {
+    const load = loaders[localeFile(language, namespace)];
+    if (!load) return callback(new Error(`no ${namespace} texts for ${language}`), false);
+    load().then(
+      (data) => callback(null, data as never),
+      (error: Error) => callback(error, false),
+    );
+  },
+};
+
+/** BCP 47 tag for `lang` attributes and Intl: in_ID → id-ID. */
+export const bcp47 = (locale: string) => (locale === 'in_ID' ? 'id-ID' : locale);
+
+export function initI18n(locale: Locale): Promise<unknown> {
+  i18n.on('languageChanged', (lng) => {
+    if (typeof document !== 'undefined') document.documentElement.lang = bcp47(lng);
+  });
+  return i18n
+    .use(lazyBackend)
+    .use(initReactI18next)
+    .init({
+      lng: locale,
+      fallbackLng: DEFAULT_LOCALE,
+      load: 'currentOnly',
+      ns: ['common'],
+      defaultNS: 'common',
+      partialBundledLanguages: true,
+      resources: { [DEFAULT_LOCALE]: { common: zhTW } },
+      interpolation: { escapeValue: false },
+      react: { useSuspense: true },
+      returnNull: false,
+    });
+}
+
+export default i18n;

@@ -1,0 +1,49 @@
+// Every locale has every key the others have, each with a non-empty text and the same
+// {{placeholders}}; the other locales are translations, not copies of English.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '@lq/contracts';
+
+const dir = join(import.meta.dirname, '../src/i18n/locales');
+
+function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out[prefix] = value;
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+for (const ns of ['common', 'legal']) {
+  describe(`${ns} texts`, () => {
+    const file = (locale: string) => `${ns === 'common' ? '' : `${ns}.`}${locale}.json`;
+    const texts = Object.fromEntries(LOCALES.map((l) => [l, flatten(JSON.parse(readFileSync(join(dir, file(l)), 'utf8')))]));
+    const allKeys = [...new Set(Object.values(texts).flatMap((t) => Object.keys(t)))].sort();
+
+    it('has a file for every locale and no stray files', () => {
+      const files = readdirSync(dir).filter((f) => (ns === 'common' ? !f.includes('.', f.indexOf('.') + 1) && !f.startsWith('legal.') : f.startsWith(`${ns}.`)));
+      expect(files.sort()).toEqual(LOCALES.map(file).sort());
+    });
+
+    for (const locale of LOCALES) {
+      it(`${locale} has every key with a non-empty string`, () => {
+        const missing = allKeys.filter((k) => typeof texts[locale][k] !== 'string' || (texts[locale][k]).trim() === '');
+        expect(missing).toEqual([]);
+      });
+      it(`${locale} keeps the placeholders`, () => {
+        const wrong = allKeys.filter((k) => JSON.stringify(placeholders(String(texts[locale][k]))) !== JSON.stringify(placeholders(String(texts['en-US'][k]))));
+        expect(wrong).toEqual([]);
+      });
+    }
+
+    it('translates: long texts differ from English in every other locale', () => {
+      const english = texts['en-US'];
+      for (const locale of LOCALES.filter((l) => l !== 'en-US')) {
+        const copied = allKeys.filter((k) => String(english[k]).length > 24 && texts[locale][k] === english[k]);
+        expect({ locale, copied }).toEqual({ locale, copied: [] });
+      }
+    });
+  });
+}

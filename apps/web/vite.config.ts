@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Writes `.br` and `.gz` next to every text asset so a static server can send them as they are
+ * (@fastify/static `preCompressed: true`) instead of compressing on each request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+  return {
+    name: 'lq-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      for (const file of walk(outDir).filter((f) => /\.(js|css|html|svg|json)$/.test(f))) {
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
+// The API is served by the same origin in production; in development vite proxies it.
+const api = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react(), precompress()],
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Only the shell goes into the entry chunk; pages, other locales and charts load lazily.
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      // contracts is declarations only (schemas, constants, catalogs): unused parts, zod
+      // included, can be dropped from the first-load bundle.
+      treeshake: {
+        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]contracts[\\/]/.test(id),
+        // Schema builders of contracts (`z.object(...)`) are pure, so unused schemas vanish.
+        manualPureFunctions: ['z'],
+      },
+      output: {
+        // Form libraries and charts get chunks of their own so the shell never waits for them.
+        advancedChunks: {
+          includeDependenciesRecursively: false,
+          groups: [
+            { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/ },
+            { name: 'charts', test: /node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/user': api, '/order': api },
+  },
+  preview: { host: '127.0.0.1' },
+});

@@ -1,0 +1,49 @@
+// Starts an SMTP sink and the real server (API + built SPA) on a fresh embedded database.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_DIR, E2E_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not become ready at ${url} within ${timeoutMs} ms`);
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.E2E_BASE_URL) return; // an already running server
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  mkdirSync(STATE_DIR, { recursive: true });
+  writeFileSync(MAILBOX_FILE, '');
+
+  const sinkLog = openSync(join(STATE_DIR, 'sink.log'), 'a');
+  const sink = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/smtp-sink-main.ts'], {
+    stdio: ['ignore', sinkLog, sinkLog],
+    env: { ...process.env, SMTP_PORT: String(SMTP_PORT), MAILBOX_FILE },
+    detached: false,
+  });
+
+  const serverLog = openSync(join(STATE_DIR, 'server.log'), 'a');
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    stdio: ['ignore', serverLog, serverLog],
+    env: {
+      ...process.env,
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      DATABASE_URL: '',
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      LOG_LEVEL: 'info',
+    },
+  });
+  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid }));
+  await waitForHealth(`http://127.0.0.1:${E2E_PORT}/readyz`, 90_000);
+}

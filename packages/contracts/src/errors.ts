@@ -1,0 +1,88 @@
+// One catalog of error codes (Alibaba Java manual convention): A#### the caller's input or state,
+// B#### our own system, C#### third parties. HTTP status stays honest; `msg` comes from the
+// message catalog under `errors.<NAME>` in the caller's locale.
+
+export interface ErrorDef {
+  readonly code: string;
+  readonly status: number;
+}
+
+export const ERRORS = {
+  // request shape
+  BAD_REQUEST: { code: 'A0400', status: 400 },
+  MALFORMED_BODY: { code: 'A0401', status: 400 },
+  BODY_TOO_LARGE: { code: 'A0402', status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 'A0403', status: 415 },
+  VALIDATION_FAILED: { code: 'A0410', status: 422 },
+  UNKNOWN_FIELD: { code: 'A0411', status: 422 },
+  NOT_FOUND: { code: 'A0404', status: 404 },
+  RATE_LIMITED: { code: 'A0429', status: 429 },
+  // identity
+  UNAUTHENTICATED: { code: 'A0200', status: 401 },
+  FORBIDDEN: { code: 'A0201', status: 403 },
+  LOGIN_FAILED: { code: 'A0210', status: 400 },
+  LOGIN_LOCKED: { code: 'A0211', status: 429 },
+  OLD_PASSWORD_WRONG: { code: 'A0212', status: 422 },
+  PASSWORDS_DIFFER: { code: 'A0213', status: 422 },
+  PASSWORD_WEAK: { code: 'A0214', status: 422 },
+  // verification codes
+  CODE_INVALID: { code: 'A0220', status: 422 },
+  CODE_EXPIRED: { code: 'A0221', status: 422 },
+  CODE_TOO_MANY_ATTEMPTS: { code: 'A0222', status: 422 },
+  CODE_SENT_TOO_RECENTLY: { code: 'A0223', status: 429 },
+  // registration and profile
+  REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
+  INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },
+  NICKNAME_TOO_LONG: { code: 'A0240', status: 422 },
+  PAY_PWD_FORMAT: { code: 'A0241', status: 422 },
+  PAY_PWD_DIFFER: { code: 'A0242', status: 422 },
+  PAY_PWD_NOT_SET: { code: 'A0243', status: 409 },
+  PAY_PWD_WRONG: { code: 'A0244', status: 422 },
+  // markets
+  MARKET_NOT_OPEN: { code: 'A0250', status: 409 },
+  DATA_SOURCE_UNKNOWN: { code: 'A0251', status: 422 },
+  INVALID_SYMBOL: { code: 'A0252', status: 422 },
+  // trading and money
+  NOT_VIP: { code: 'A0300', status: 403 },
+  INSUFFICIENT_BALANCE: { code: 'A0310', status: 409 },
+  INSUFFICIENT_CAPITAL: { code: 'A0311', status: 422 },
+  NO_FREE_SEAT: { code: 'A0312', status: 409 },
+  CONFLICT: { code: 'A0409', status: 409 },
+  // system
+  INTERNAL: { code: 'B0001', status: 500 },
+  DB_UNAVAILABLE: { code: 'B0002', status: 503 },
+  BACKTEST_MAINTENANCE: { code: 'B0300', status: 503 },
+  // third parties
+  MAIL_FAILED: { code: 'C0001', status: 502 },
+  EXCHANGE_ERROR: { code: 'C0100', status: 502 },
+  PAYMENT_PROVIDER_ERROR: { code: 'C0200', status: 502 },
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorName = keyof typeof ERRORS;
+export type ErrorCode = (typeof ERRORS)[ErrorName]['code'];
+
+export const ERROR_NAMES = Object.keys(ERRORS) as ErrorName[];
+
+/** Message key of an error in the catalogs. */
+export const errorMessageKey = (name: ErrorName) => `errors.${name}` as const;
+
+const byCode = new Map<string, ErrorName>(ERROR_NAMES.map((n) => [ERRORS[n].code, n]));
+export const errorNameOfCode = (code: string): ErrorName | undefined => byCode.get(code);
+
+/** Thrown by services; the server turns it into an envelope with the localized message. */
+export class AppError extends Error {
+  readonly errorName: ErrorName;
+  readonly code: string;
+  readonly status: number;
+  readonly params: Record<string, string | number>;
+  readonly field: string | undefined;
+  constructor(name: ErrorName, params: Record<string, string | number> = {}, field?: string) {
+    super(name);
+    this.name = 'AppError';
+    this.errorName = name;
+    this.code = ERRORS[name].code;
+    this.status = ERRORS[name].status;
+    this.params = params;
+    this.field = field;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Locale } from '../locales';
+import { DEFAULT_LOCALE } from '../locales';
+import { enUS, type MessageKey, type Messages } from './en-US';
+import { formatMessage } from './format';
+import { inID } from './in-ID';
+import { jaJP } from './ja-JP';
+import { thTH } from './th-TH';
+import { viVN } from './vi-VN';
+import { zhCN } from './zh-CN';
+import { zhTW } from './zh-TW';
+
+export type { MessageKey, Messages };
+export { formatMessage };
+
+/** Server message catalogs of every locale. */
+export const MESSAGES: Record<Locale, Messages> = {
+  'en-US': enUS,
+  'zh-TW': zhTW,
+  'th-TH': thTH,
+  'vi-VN': viVN,
+  'zh-CN': zhCN,
+  'ja-JP': jaJP,
+  in_ID: inID,
+};
+
+export const isMessageKey = (key: string): key is MessageKey =>
+  Object.prototype.hasOwnProperty.call(enUS, key);
+
+/** Localized, interpolated message; falls back to the default locale, then to English, then to the key. */
+export function translate(
+  locale: Locale,
+  key: string,
+  params?: Record<string, string | number>,
+): string {
+  const template =
+    (MESSAGES[locale] as Record<string, string | undefined>)[key] ??
+    (MESSAGES[DEFAULT_LOCALE] as Record<string, string | undefined>)[key] ??
+    (enUS as Record<string, string | undefined>)[key] ??
+    key;
+  return formatMessage(template, params);
+}

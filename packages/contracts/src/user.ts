@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import {
+  CODE_INPUT_MAX,
+  INVITE_CODE_MAX,
+  MAIL_MAX,
+  NICKNAME_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PAY_PWD_LENGTH,
+} from './constants';
+import { parseLocale, type Locale } from './locales';
+
+// Request bodies are strict: unknown fields are rejected. Messages are catalog keys: `errors.*`
+// names an error of the catalog, `validation.*` a validation message (see messages/en-US.ts).
+
+export const CODE_TYPES = ['REGISTER', 'LOGIN_PWD_RESET', 'MAIL_PAID_PWD_RESET'] as const;
+export type CodeType = (typeof CODE_TYPES)[number];
+
+export const userMail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3)
+  .max(MAIL_MAX)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: 'validation.invalidEmail' });
+
+/** 8–32 characters with at least one letter and one digit. */
+export const password = z
+  .string()
+  .min(PASSWORD_MIN, { error: 'errors.PASSWORD_WEAK' })
+  .max(PASSWORD_MAX, { error: 'errors.PASSWORD_WEAK' })
+  .regex(/[A-Za-z]/, { error: 'errors.PASSWORD_WEAK' })
+  .regex(/[0-9]/, { error: 'errors.PASSWORD_WEAK' });
+
+export const verifyCode = z.string().trim().min(1).max(CODE_INPUT_MAX);
+
+export const payPwd = z
+  .string()
+  .regex(new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`), { error: 'errors.PAY_PWD_FORMAT' });
+
+export const nickname = z
+  .string()
+  .trim()
+  .min(1)
+  .max(NICKNAME_MAX * 4)
+  .refine((s) => [...s].length <= NICKNAME_MAX, { error: 'errors.NICKNAME_TOO_LONG' });
+
+export const localeValue = z
+  .string()
+  .trim()
+  .max(16)
+  .refine((s) => parseLocale(s) !== undefined, { error: 'validation.invalidLocale' })
+  .transform((s) => parseLocale(s) as Locale);
+
+// ---- request bodies ----
+
+export const verifyCodeSendBody = z.strictObject({
+  userMail,
+  codeType: z.enum(CODE_TYPES),
+});
+export type VerifyCodeSendBody = z.input<typeof verifyCodeSendBody>;
+
+export const registerBody = z.strictObject({
+  userMail,
+  password,
+  code: verifyCode,
+  inviteCode: z.string().trim().max(INVITE_CODE_MAX).optional(),
+  /** ISO 3166-1 alpha-2 country of residence. */
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { error: 'validation.countryFormat' }),
+});
+export type RegisterBody = z.input<typeof registerBody>;
+
+export const loginBody = z.strictObject({
+  userMail,
+  password: z.string().min(1).max(128),
+});
+export type LoginBody = z.input<typeof loginBody>;
+
+export const passwordResetBody = z
+  .strictObject({ userMail, code: verifyCode, password, passwordAgain: z.string().max(128) })
+  .refine((b) => b.password === b.passwordAgain, {
+    error: 'errors.PASSWORDS_DIFFER',
+    path: ['passwordAgain'],
+  });
+export type PasswordResetBody = z.input<typeof passwordResetBody>;
+
+export const passwordChangeBody = z
+  .strictObject({
+    oldPassword: z.string().min(1).max(128),
+    password,
+    passwordAgain: z.string().max(128),
+  })
+  .refine((b) => b.password === b.passwordAgain, {
+    error: 'errors.PASSWORDS_DIFFER',
+    path: ['passwordAgain'],
+  });
+export type PasswordChangeBody = z.input<typeof passwordChangeBody>;
+
+export const nicknameBody = z.strictObject({ nickname });
+export type NicknameBody = z.input<typeof nicknameBody>;
+
+export const localeBody = z.strictObject({ locale: localeValue });
+export type LocaleBody = z.input<typeof localeBody>;
+
+export const paidPwdEditBody = z
+  .strictObject({ code: verifyCode, paidPwd: payPwd, paidPwdAgain: z.string().max(32) })
+  .refine((b) => b.paidPwd === b.paidPwdAgain, {
+    error: 'errors.PAY_PWD_DIFFER',
+    path: ['paidPwdAgain'],
+  });
+export type PaidPwdEditBody = z.input<typeof paidPwdEditBody>;
+
+// ---- responses (the `data` of the envelope) ----
+
+export const userInfo = z.object({
+  /** Login name (the e-mail address). */
+  userName: z.string(),
+  mail: z.string(),
+  /** Invite code / UID. */
+  userCode: z.string(),
+  nickname: z.string().nullable(),
+  /** `none`, `VIP1`, `VIP2`, `VIP3`. A user is VIP when it contains "VIP". */
+  userLevel: z.string(),
+  locale: z.string(),
+  isVip: z.boolean(),
+  hasPaidPwd: z.boolean(),
+  /** Invite code of the referrer bound at registration, or null. */
+  referrerCode: z.string().nullable(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+});
+export type UserInfo = z.infer<typeof userInfo>;
+
+export const loginResult = z.object({
+  /** Send as `Authorization: Bearer <token>`. */
+  token: z.string(),
+  /** ISO 8601 expiry of the token. */
+  expiresAt: z.string(),
+  user: userInfo,
+});
+export type LoginResult = z.infer<typeof loginResult>;
+
+export const paidPwdJudgeResult = z.boolean();

@@ -1,0 +1,21 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from './open';
+import { appSettings } from './schema';
+
+/** Keys of operator switches kept in app_settings. */
+export const SETTING_KEYS = { backtestMaintenance: 'backtest.maintenance' } as const;
+
+export async function getSetting<T>(db: Database, key: string): Promise<T | undefined> {
+  const rows = await db
+    .select({ value: appSettings.value })
+    .from(appSettings)
+    .where(eq(appSettings.key, key));
+  return rows[0]?.value as T | undefined;
+}
+
+export async function setSetting(db: Database, key: string, value: unknown): Promise<void> {
+  await db
+    .insert(appSettings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: sql`now()` } });
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createScratchDatabase, DataDirBusyError, openDatabase, readOwner, users } from '../src';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'lq-db-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('PGlite', () => {
+  it('migrates, shares the directory through a socket, and releases it on close', async () => {
+    const dataDir = tempDir();
+    const owner = await openDatabase({ dataDir, pgliteMode: 'owner' });
+    expect(owner.kind).toBe('pglite');
+    expect(owner.socket?.port).toBeGreaterThan(0);
+    expect(readOwner(dataDir)).toMatchObject({ pid: process.pid, port: owner.socket!.port });
+
+    await owner.db
+      .insert(users)
+      .values({ mail: 'a@b.co', passwordHash: 'x', userCode: 'ABC', country: 'TH' });
+
+    await expect(openDatabase({ dataDir, pgliteMode: 'exclusive' })).rejects.toBeInstanceOf(
+      DataDirBusyError,
+    );
+
+    const second = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    expect(second.via).toBe('socket');
+    const rows = await second.exec<{ mail: string }>(
+      'select mail from users where user_code = $1',
+      ['ABC'],
+    );
+    expect(rows).toEqual([{ mail: 'a@b.co' }]);
+    // quoting survives the inlined parameters of the socket path
+    expect(await second.exec('select $1::text as v', ["it's; drop table users"])).toEqual([
+      { v: "it's; drop table users" },
+    ]);
+    await second.close();
+
+    await owner.close();
+    expect(readOwner(dataDir)).toBeUndefined();
+
+    const reopened = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    expect(reopened.via).toBe('direct');
+    expect(await reopened.exec('select count(*)::int as n from users')).toEqual([{ n: 1 }]);
+    await reopened.close();
+  });
+
+  it('takes over a directory whose recorded owner is dead', async () => {
+    const dataDir = tempDir();
+    writeFileSync(
+      path.join(dataDir, 'server.json'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, port: 1, startedAt: '' }),
+    );
+    const handle = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    expect(handle.via).toBe('direct');
+    await handle.close();
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('PostgreSQL', () => {
+  it('migrates a fresh database twice without harm', async () => {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const h = await openDatabase({ dataDir: tempDir(), databaseUrl: scratch.url });
+        expect(h.kind).toBe('postgres');
+        expect(await h.exec('select count(*)::int as n from users')).toEqual([{ n: 0 }]);
+        await h.close();
+      }
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
+
+describe('PGlite socket and transactions', () => {
+  it('runs another process’s statement between our transactions, never inside one', async () => {
+    const dataDir = tempDir();
+    const owner = await openDatabase({ dataDir, pgliteMode: 'owner' });
+    const other = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    try {
+      await owner.exec(`create table t (v int)`);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const tx = owner.db.transaction(async (t) => {
+        await t.execute(sql`insert into t values (1)`);
+        await gate;
+        throw new Error('rollback');
+      });
+      // wait until the transaction is open, then write through the socket
+      await new Promise((r) => setTimeout(r, 100));
+      const write = other.exec('insert into t values (2)');
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await expect(tx).rejects.toThrow('rollback');
+      await write;
+      // the socket's row survived our rollback: it was not part of our transaction
+      expect(await owner.exec<{ v: number }>('select v from t order by v')).toEqual([{ v: 2 }]);
+    } finally {
+      await other.close();
+      await owner.close();
+    }
+  });
+});

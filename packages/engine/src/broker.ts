@@ -1,0 +1,727 @@
+// The simulated broker: THE one place for the fill, fee, spread, margin, liquidation and status
+// rules (README.md "Simulation rules" states them). Prices on the candle path are bids; a buy pays
+// the ask = bid + spread. All money is in the account currency (USD / USDT).
+//
+// Speed: resting triggers (limit / stop orders, ticket TP / SL, the liquidation price) are indexed by
+// the lowest level that fires on a rise (`upMin`) and the highest that fires on a fall (`downMax`);
+// a candle that stays strictly between them costs two comparisons. Positions are aggregated
+// (quantity and Σ qty × entry per side) so floating PnL, margin and the liquidation price are O(1).
+import { moneyDigits, quoteIsAccount, roundMoney } from './instruments';
+import { OrderRejectedError, type Broker } from './ports';
+import type {
+  AmendIntent,
+  Candles,
+  CloseIntent,
+  ExitReason,
+  Fill,
+  Instrument,
+  OpenIntent,
+  OrderType,
+  PendingOrder,
+  PositionSide,
+  Ticket,
+  TradeRecord,
+} from './types';
+
+export interface SimulatedBrokerOptions {
+  instrument: Instrument;
+  capital: number;
+  leverage: number;
+  makerFee: number;
+  takerFee: number;
+  spreadPoints?: number;
+  slippagePoints?: number;
+  recordFills?: boolean;
+}
+
+interface SimTicket {
+  tag: string;
+  side: PositionSide;
+  qty: number;
+  entryPrice: number;
+  entryTime: number;
+  takeProfit: number | null;
+  stopLoss: number | null;
+  entryFee: number;
+  tpReason: ExitReason;
+  slReason: ExitReason;
+  /** Bid level at which TP / SL fire (NaN = none) and whether on a rise. */
+  tpLevel: number;
+  tpUp: boolean;
+  slLevel: number;
+  slUp: boolean;
+}
+
+interface SimOrder {
+  tag: string;
+  intent: OpenIntent | CloseIntent;
+  open: boolean;
+  buy: boolean;
+  type: OrderType;
+  price: number;
+  level: number;
+  up: boolean;
+  /** A limit that could fill when placed pays the taker fee. */
+  taker: boolean;
+  done: boolean;
+}
+
+/** Which trigger the index points at. */
+const enum Hit {
+  None,
+  Order,
+  TakeProfit,
+  StopLoss,
+  Liquidation,
+}
+
+export const StopCode = { none: 0, liquidate: 4, capital: 5 } as const;
+
+export class SimulatedBroker implements Broker {
+  readonly tickets: SimTicket[] = [];
+  readonly pending: SimOrder[] = [];
+  readonly trades: TradeRecord[] = [];
+  readonly fills: Fill[] = [];
+
+  // Account (account currency).
+  readonly capital: number;
+  realised = 0;
+  fees = 0;
+  funding = 0;
+  // Aggregated position (read by the kernel's inlined fast path; only the broker writes them).
+  longQty = 0;
+  longCost = 0;
+  shortQty = 0;
+  shortCost = 0;
+
+  // Trade statistics, updated on each close.
+  tradeCount = 0;
+  wins = 0;
+  losses = 0;
+  grossProfit = 0;
+  grossLoss = 0;
+
+  // Floating PnL extremes along the candle path.
+  maxFloatingProfit = 0;
+  maxFloatingLoss = 0;
+
+  /** 0 running, 4 liquidated, 5 insufficient capital. */
+  stopCode: 0 | 4 | 5 = 0;
+  stopReason = '';
+
+  private readonly instrument: Instrument;
+  readonly cs: number;
+  private readonly lev: number;
+  private readonly makerFee: number;
+  private readonly takerFee: number;
+  readonly spread: number;
+  private readonly slip: number;
+  private readonly mmRate: number;
+  readonly usdBase: boolean;
+  private readonly recordFills: boolean;
+  private readonly moneyDigits: number;
+  private readonly moneyScale: number;
+  private readonly ticketByTag = new Map<string, SimTicket>();
+  private readonly orderByTag = new Map<string, SimOrder>();
+  readonly queue: SimOrder[] = [];
+  private listener: ((fill: Fill) => void) | null = null;
+
+  // Candle path state (the kernel sets time / cur on candles it skips).
+  time = 0;
+  cur = NaN;
+  private inPath = false;
+
+  // Trigger index.
+  dirty = true;
+  upMin = Infinity;
+  downMax = -Infinity;
+  private upHit: Hit = Hit.None;
+  private downHit: Hit = Hit.None;
+  private upRef: SimOrder | SimTicket | null = null;
+  private downRef: SimOrder | SimTicket | null = null;
+
+  constructor(opts: SimulatedBrokerOptions) {
+    const inst = opts.instrument;
+    if (!quoteIsAccount(inst) && !inst.symbol.startsWith('USD')) {
+      throw new Error(`${inst.symbol}: PnL conversion to USD needs a USD quote or a USD base`);
+    }
+    if (!(opts.leverage > 0)) throw new Error(`leverage must be > 0, got ${opts.leverage}`);
+    if (!(opts.capital > 0)) throw new Error(`capital must be > 0, got ${opts.capital}`);
+    this.instrument = inst;
+    this.capital = opts.capital;
+    this.balance = opts.capital;
+    this.cs = inst.contractSize;
+    this.lev = opts.leverage;
+    this.makerFee = opts.makerFee;
+    this.takerFee = opts.takerFee;
+    this.spread = (opts.spreadPoints ?? 0) * inst.point;
+    this.slip = (opts.slippagePoints ?? 0) * inst.point;
+    // Maintenance never exceeds half the initial margin (a 50 % stop-out level at high leverage).
+    this.mmRate = Math.min(inst.maintenanceMarginRate, 0.5 / opts.leverage);
+    this.usdBase = !quoteIsAccount(inst);
+    this.recordFills = opts.recordFills ?? true;
+    this.moneyDigits = moneyDigits(inst);
+    this.moneyScale = 10 ** this.moneyDigits;
+  }
+
+  setFillListener(listener: ((fill: Fill) => void) | null): void {
+    this.listener = listener;
+  }
+
+  // --- account ------------------------------------------------------------------------------
+
+  /** capital + realised − fees − funding, kept up to date on every change. */
+  balance: number;
+  private syncBalance(): void {
+    this.balance = this.capital + this.realised - this.fees - this.funding;
+  }
+  get hasPosition(): boolean {
+    return this.longQty + this.shortQty > 0;
+  }
+  /** Floating PnL if the bid were `bid` (longs at the bid, shorts at the ask). */
+  floatingAt(bid: number): number {
+    if (this.longQty + this.shortQty === 0) return 0;
+    const q = this.floatSlope * bid + this.floatIntercept;
+    return this.usdBase ? q / bid : q;
+  }
+  equityAt(bid: number): number {
+    return this.balance + this.floatingAt(bid);
+  }
+  /** Initial margin of the open tickets (at their entry prices), kept up to date on every fill. */
+  usedMargin = 0;
+  /** Floating PnL in quote currency is `floatSlope × bid + floatIntercept` (kept up to date on every fill). */
+  floatSlope = 0;
+  floatIntercept = 0;
+  private syncMargin(): void {
+    this.floatSlope = this.cs * (this.longQty - this.shortQty);
+    this.floatIntercept = this.cs * (this.shortCost - this.longCost - this.shortQty * this.spread);
+    this.usedMargin = this.usdBase
+      ? (this.cs * (this.longQty + this.shortQty)) / this.lev
+      : (this.cs * (this.longCost + this.shortCost)) / this.lev;
+  }
+  /** Notional in the account currency. */
+  private notional(qty: number, price: number): number {
+    return this.usdBase ? qty * this.cs : qty * this.cs * price;
+  }
+
+  // --- Broker port ----------------------------------------------------------------------------
+
+  submitOpen(intent: OpenIntent): void {
+    const tag = intent.tag;
+    if (this.ticketByTag.has(tag) || this.orderByTag.has(tag)) {
+      throw new OrderRejectedError(`duplicate tag "${tag}": a ticket or pending order already uses it`, tag);
+    }
+    this.checkQty(intent.qty, tag);
+    const buy = intent.side === 'long';
+    const order = this.newOrder(tag, intent, true, buy, intent.type, intent.price);
+    if (intent.type === 'market' && this.inPath) {
+      this.fillOpen(order, this.marketPrice(buy), false);
+      return;
+    }
+    this.addOrder(order);
+  }
+
+  submitClose(intent: CloseIntent): void {
+    const t = this.ticketByTag.get(intent.ticket);
+    if (!t) return; // already closed (TP / SL / liquidation): not an error
+    if (intent.type === 'market' && this.inPath) {
+      this.closeTicket(t, this.marketPrice(t.side === 'short'), false, intent.reason);
+      return;
+    }
+    if (this.orderByTag.has(intent.tag)) {
+      throw new OrderRejectedError(`duplicate tag "${intent.tag}": a pending order already uses it`, intent.tag);
+    }
+    this.addOrder(this.newOrder(intent.tag, intent, false, t.side === 'short', intent.type, intent.price));
+  }
+
+  amend(intent: AmendIntent): void {
+    const t = this.ticketByTag.get(intent.ticket);
+    if (!t) return;
+    if (intent.takeProfit !== undefined) t.takeProfit = intent.takeProfit;
+    if (intent.stopLoss !== undefined) t.stopLoss = intent.stopLoss;
+    if (intent.takeProfitReason) t.tpReason = intent.takeProfitReason;
+    if (intent.stopLossReason) t.slReason = intent.stopLossReason;
+    this.setTicketLevels(t);
+    this.dirty = true;
+  }
+
+  cancel(tag: string): void {
+    const o = this.orderByTag.get(tag);
+    if (o) this.removeOrder(o);
+  }
+
+  closeAll(reason: ExitReason): void {
+    while (this.pending.length > 0) this.removeOrder(this.pending[this.pending.length - 1]);
+    if (this.inPath) {
+      while (this.tickets.length > 0 && this.stopCode === 0) {
+        const t = this.tickets[0];
+        this.closeTicket(t, this.marketPrice(t.side === 'short'), false, reason);
+      }
+      return;
+    }
+    for (const t of this.tickets) {
+      const intent: CloseIntent = { kind: 'close', tag: `${t.tag}#closeAll`, ticket: t.tag, type: 'market', reason };
+      this.addOrder(this.newOrder(intent.tag, intent, false, t.side === 'short', 'market', undefined));
+    }
+  }
+
+  // --- candle processing (simulation only) ----------------------------------------------------
+
+  /** Simulates the path of candle `i`: open → nearer extreme → other extreme → close. */
+  processCandle(c: Candles, i: number): void {
+    const h = c.high[i];
+    const l = c.low[i];
+    this.time = c.time[i];
+    if (this.dirty) this.reindex();
+    if (h < this.upMin && l > this.downMax) {
+      // Nothing can fire inside this candle.
+      if (this.longQty + this.shortQty > 0) {
+        this.trackFloating(l);
+        this.trackFloating(h);
+      }
+      this.cur = c.close[i];
+      return;
+    }
+    const o = c.open[i];
+    this.inPath = true;
+    this.cur = o;
+    this.trackFloating(o);
+    this.runQueue();
+    this.settle();
+    if (o - l <= h - o) {
+      this.moveTo(l);
+      this.moveTo(h);
+    } else {
+      this.moveTo(h);
+      this.moveTo(l);
+    }
+    this.moveTo(c.close[i]);
+    this.inPath = false;
+  }
+
+  /** Funding / swap at `bid`: longs pay rate × notional, shorts receive it (negative rates reverse). */
+  applyFunding(rate: number, bid: number): void {
+    if (!(rate !== 0) || this.longQty + this.shortQty === 0) return;
+    this.funding += rate * (this.notional(this.longQty, bid) - this.notional(this.shortQty, bid));
+    this.syncBalance();
+    this.dirty = true;
+  }
+
+  /** Last simulated bid. */
+  get lastPrice(): number {
+    return this.cur;
+  }
+
+  openTickets(): Ticket[] {
+    return this.tickets.map((t) => ({ ...t }));
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  private checkQty(qty: number, tag: string): void {
+    const inst = this.instrument;
+    const steps = qty / inst.qtyStep;
+    if (!(qty >= inst.minQty - 1e-12) || Math.abs(steps - Math.round(steps)) > 1e-6) {
+      throw new OrderRejectedError(
+        `order "${tag}": size ${qty} must be ≥ ${inst.minQty} and a multiple of ${inst.qtyStep} (use snapQty)`,
+        tag,
+      );
+    }
+  }
+
+  private newOrder(
+    tag: string,
+    intent: OpenIntent | CloseIntent,
+    open: boolean,
+    buy: boolean,
+    type: OrderType,
+    price: number | undefined,
+  ): SimOrder {
+    let level = NaN;
+    let up = false;
+    let taker = true;
+    if (type !== 'market') {
+      if (!(price !== undefined && price > 0 && Number.isFinite(price))) {
+        throw new OrderRejectedError(`${type} order "${tag}" needs a positive price`, tag);
+      }
+      const s = this.spread;
+      if (type === 'limit') {
+        up = !buy;
+        level = buy ? price - s : price;
+      } else {
+        up = buy;
+        level = buy ? price - s : price;
+      }
+      const ref = this.cur;
+      taker = type === 'stop' || (Number.isFinite(ref) && (up ? ref >= level : ref <= level));
+    }
+    return { tag, intent, open, buy, type, price: price ?? NaN, level, up, taker, done: false };
+  }
+
+  private addOrder(o: SimOrder): void {
+    this.pending.push(o);
+    this.orderByTag.set(o.tag, o);
+    if (o.type === 'market') this.queue.push(o);
+    this.dirty = true;
+  }
+
+  private removeOrder(o: SimOrder): void {
+    if (o.done) return;
+    o.done = true;
+    this.orderByTag.delete(o.tag);
+    const k = this.pending.indexOf(o);
+    if (k >= 0) this.pending.splice(k, 1);
+    this.dirty = true;
+  }
+
+  /** Executes queued market orders at the current path price (the open of the candle after the decision). */
+  private runQueue(): void {
+    for (let k = 0; k < this.queue.length && this.stopCode === 0; k++) {
+      const o = this.queue[k];
+      if (o.done) continue;
+      if (o.open) this.fillOpen(o, this.marketPrice(o.buy), false);
+      else {
+        const t = this.ticketByTag.get((o.intent as CloseIntent).ticket);
+        this.removeOrder(o);
+        if (t) this.closeTicket(t, this.marketPrice(o.buy), false, (o.intent as CloseIntent).reason);
+      }
+    }
+    this.queue.length = 0;
+    this.dirty = true;
+  }
+
+  private marketPrice(buy: boolean): number {
+    return buy ? this.cur + this.spread + this.slip : this.cur - this.slip;
+  }
+
+  /** Moves the path price to `target`, firing every trigger crossed, nearest first. */
+  private moveTo(target: number): void {
+    while (this.stopCode === 0) {
+      if (this.dirty) this.reindex();
+      let next: number;
+      if (target > this.cur) {
+        if (this.upMin > target) break;
+        next = this.upMin;
+      } else {
+        if (this.downMax < target) break;
+        next = this.downMax;
+      }
+      this.cur = next;
+      this.trackFloating(next);
+      this.settle();
+    }
+    if (this.stopCode !== 0) return;
+    this.cur = target;
+    this.trackFloating(target);
+  }
+
+  /** Fires every trigger that is satisfied at the current price. */
+  private settle(): void {
+    while (this.stopCode === 0) {
+      if (this.dirty) this.reindex();
+      if (this.upMin <= this.cur) this.fire(this.upHit, this.upRef);
+      else if (this.downMax >= this.cur) this.fire(this.downHit, this.downRef);
+      else break;
+      if (this.longQty + this.shortQty > 0) this.trackFloating(this.cur);
+    }
+  }
+
+  private fire(hit: Hit, ref: SimOrder | SimTicket | null): void {
+    const cur = this.cur;
+    const s = this.spread;
+    switch (hit) {
+      case Hit.Order: {
+        const o = ref as SimOrder;
+        let price: number;
+        if (o.type === 'limit') price = o.buy ? Math.min(o.price, cur + s) : Math.max(o.price, cur);
+        else price = o.buy ? Math.max(o.price, cur + s) + this.slip : Math.min(o.price, cur) - this.slip;
+        const maker = o.type === 'limit' && !o.taker;
+        if (o.open) this.fillOpen(o, price, maker);
+        else {
+          this.removeOrder(o);
+          const t = this.ticketByTag.get((o.intent as CloseIntent).ticket);
+          if (t) this.closeTicket(t, price, maker, (o.intent as CloseIntent).reason);
+        }
+        break;
+      }
+      case Hit.TakeProfit: {
+        const t = ref as SimTicket;
+        const tp = t.takeProfit as number;
+        const price = t.side === 'long' ? Math.max(tp, cur) : Math.min(tp, cur + s);
+        this.closeTicket(t, price, true, t.tpReason);
+        break;
+      }
+      case Hit.StopLoss: {
+        const t = ref as SimTicket;
+        const sl = t.stopLoss as number;
+        const price = t.side === 'long' ? Math.min(sl, cur) - this.slip : Math.max(sl, cur + s) + this.slip;
+        this.closeTicket(t, price, false, t.slReason);
+        break;
+      }
+      case Hit.Liquidation:
+        this.liquidate();
+        break;
+      default:
+        this.dirty = true;
+    }
+  }
+
+  private fillOpen(o: SimOrder, price: number, maker: boolean): void {
+    const intent = o.intent as OpenIntent;
+    const qty = intent.qty;
+    const notional = this.notional(qty, price);
+    const fee = notional * (maker ? this.makerFee : this.takerFee);
+    const required = notional / this.lev;
+    const free = this.equityAt(this.cur) - this.usedMargin;
+    this.removeOrder(o);
+    if (required + fee > free + 1e-9) {
+      this.stop(
+        5,
+        `insufficient capital: order "${o.tag}" (${qty} @ ${price}) needs initial margin ${required.toFixed(2)} + fee ${fee.toFixed(2)}, free margin is ${free.toFixed(2)}`,
+      );
+      return;
+    }
+    const t: SimTicket = {
+      tag: o.tag,
+      side: intent.side,
+      qty,
+      entryPrice: price,
+      entryTime: this.time,
+      takeProfit: intent.takeProfit ?? null,
+      stopLoss: intent.stopLoss ?? null,
+      entryFee: fee,
+      tpReason: intent.takeProfitReason ?? 'orderTakeProfit',
+      slReason: intent.stopLossReason ?? 'orderStopLoss',
+      tpLevel: NaN,
+      tpUp: false,
+      slLevel: NaN,
+      slUp: false,
+    };
+    this.setTicketLevels(t);
+    if (t.side === 'long') {
+      this.longQty += qty;
+      this.longCost += qty * price;
+    } else {
+      this.shortQty += qty;
+      this.shortCost += qty * price;
+    }
+    this.fees += fee;
+    this.syncBalance();
+    this.syncMargin();
+    this.tickets.push(t);
+    this.ticketByTag.set(t.tag, t);
+    this.dirty = true;
+    this.emit(o.tag, t.tag, 'open', t.side, qty, price, fee, maker, 0, null);
+  }
+
+  private closeTicket(t: SimTicket, price: number, maker: boolean, reason: ExitReason): void {
+    const qty = t.qty;
+    const long = t.side === 'long';
+    let gross = qty * this.cs * (long ? price - t.entryPrice : t.entryPrice - price);
+    if (this.usdBase) gross /= price;
+    const fee = this.notional(qty, price) * (maker ? this.makerFee : this.takerFee);
+    this.realised += gross;
+    this.fees += fee;
+    this.syncBalance();
+    if (long) {
+      this.longQty -= qty;
+      this.longCost -= qty * t.entryPrice;
+    } else {
+      this.shortQty -= qty;
+      this.shortCost -= qty * t.entryPrice;
+    }
+    const k = this.tickets.indexOf(t);
+    this.tickets.splice(k, 1);
+    this.ticketByTag.delete(t.tag);
+    if (this.tickets.length === 0) {
+      // Exact zero instead of accumulated rounding.
+      this.longQty = this.longCost = this.shortQty = this.shortCost = 0;
+    }
+    this.syncMargin();
+    // Pending close orders of this ticket go with it.
+    for (let j = this.pending.length - 1; j >= 0; j--) {
+      const o = this.pending[j];
+      if (!o.open && (o.intent as CloseIntent).ticket === t.tag) this.removeOrder(o);
+    }
+    this.dirty = true;
+    const totalFee = t.entryFee + fee;
+    const pnl = gross - totalFee;
+    this.tradeCount++;
+    if (pnl > 0) {
+      this.wins++;
+      this.grossProfit += pnl;
+    } else if (pnl < 0) {
+      this.losses++;
+      this.grossLoss -= pnl;
+    }
+    this.trades.push({
+      tag: t.tag,
+      side: t.side,
+      qty,
+      lots: qty,
+      entryTime: t.entryTime,
+      entryPrice: t.entryPrice,
+      exitTime: this.time,
+      exitPrice: price,
+      pnl: this.money(pnl),
+      grossPnl: this.money(gross),
+      fee: this.money(totalFee),
+      reason,
+    });
+    this.emit(t.tag, t.tag, 'close', t.side, qty, price, fee, maker, gross, reason);
+  }
+
+  private liquidate(): void {
+    const bid = this.cur;
+    const equity = this.equityAt(bid);
+    this.stopCode = 4; // set first: no strategy callbacks for the liquidation fills
+    while (this.pending.length > 0) this.removeOrder(this.pending[this.pending.length - 1]);
+    while (this.tickets.length > 0) {
+      const t = this.tickets[0];
+      this.closeTicket(t, t.side === 'long' ? bid : bid + this.spread, false, 'liquidation');
+    }
+    this.stopReason = `liquidated at ${bid}: equity ${equity.toFixed(2)} fell to the maintenance margin`;
+  }
+
+  private stop(code: 4 | 5, reason: string): void {
+    this.stopCode = code;
+    this.stopReason = reason;
+  }
+
+  private emit(
+    tag: string,
+    ticket: string,
+    action: 'open' | 'close',
+    side: PositionSide,
+    qty: number,
+    price: number,
+    fee: number,
+    maker: boolean,
+    pnl: number,
+    reason: ExitReason | null,
+  ): void {
+    if (!this.recordFills && (this.listener === null || this.stopCode !== 0)) return;
+    const fill: Fill = { tag, ticket, action, side, qty, price, fee: this.money(fee), time: this.time, maker, pnl: this.money(pnl), reason };
+    if (this.recordFills) this.fills.push(fill);
+    if (this.listener !== null && this.stopCode === 0) this.listener(fill);
+  }
+
+  /** Report rounding of money (see `roundMoney`), with the scale precomputed. */
+  private money(x: number): number {
+    const scaled = x * this.moneyScale;
+    if (scaled < 4e15 && scaled > -4e15) return (scaled < 0 ? -Math.round(-scaled) : Math.round(scaled)) / this.moneyScale;
+    return roundMoney(x, this.moneyDigits);
+  }
+
+  private setTicketLevels(t: SimTicket): void {
+    const s = this.spread;
+    const long = t.side === 'long';
+    // Long: TP is a sell limit (fires on a rise), SL a sell stop (on a fall). Short: mirrored, at the ask.
+    t.tpLevel = t.takeProfit === null ? NaN : long ? t.takeProfit : t.takeProfit - s;
+    t.tpUp = long;
+    t.slLevel = t.stopLoss === null ? NaN : long ? t.stopLoss : t.stopLoss - s;
+    t.slUp = !long;
+  }
+
+  /** Recomputes the nearest rising and falling trigger, including the liquidation price. */
+  reindex(): void {
+    let upMin = Infinity;
+    let downMax = -Infinity;
+    let upHit = Hit.None;
+    let downHit = Hit.None;
+    let upRef: SimOrder | SimTicket | null = null;
+    let downRef: SimOrder | SimTicket | null = null;
+    const pending = this.pending;
+    for (let k = 0; k < pending.length; k++) {
+      const o = pending[k];
+      if (o.type === 'market') continue;
+      if (o.up) {
+        if (o.level < upMin) {
+          upMin = o.level;
+          upHit = Hit.Order;
+          upRef = o;
+        }
+      } else if (o.level > downMax) {
+        downMax = o.level;
+        downHit = Hit.Order;
+        downRef = o;
+      }
+    }
+    const tickets = this.tickets;
+    for (let k = 0; k < tickets.length; k++) {
+      const t = tickets[k];
+      const tp = t.tpLevel;
+      if (tp === tp) {
+        if (t.tpUp) {
+          if (tp < upMin) {
+            upMin = tp;
+            upHit = Hit.TakeProfit;
+            upRef = t;
+          }
+        } else if (tp > downMax) {
+          downMax = tp;
+          downHit = Hit.TakeProfit;
+          downRef = t;
+        }
+      }
+      const sl = t.slLevel;
+      if (sl === sl) {
+        if (t.slUp) {
+          if (sl < upMin) {
+            upMin = sl;
+            upHit = Hit.StopLoss;
+            upRef = t;
+          }
+        } else if (sl > downMax) {
+          downMax = sl;
+          downHit = Hit.StopLoss;
+          downRef = t;
+        }
+      }
+    }
+    // Liquidation: equity − maintenance margin is m·p + q ≤ 0 (after multiplying by p > 0 for USD-base pairs).
+    const n = this.longQty + this.shortQty;
+    if (n > 0) {
+      const cs = this.cs;
+      const f1 = cs * (this.longQty - this.shortQty);
+      const f0 = cs * (this.shortCost - this.longCost - this.shortQty * this.spread);
+      const mm = this.mmRate * cs * n;
+      const k0 = this.balance;
+      const m = this.usdBase ? k0 + f1 - mm : f1 - mm;
+      const q = this.usdBase ? f0 : k0 + f0;
+      if (m > 0) {
+        const p = -q / m;
+        if (p > 0 && p > downMax) {
+          downMax = p;
+          downHit = Hit.Liquidation;
+        }
+      } else if (m < 0) {
+        const p = -q / m;
+        const level = p > 0 ? p : -Infinity; // m < 0 and p ≤ 0: below water at every price
+        if (level < upMin) {
+          upMin = level;
+          upHit = Hit.Liquidation;
+        }
+      } else if (q <= 0) {
+        upMin = -Infinity;
+        upHit = Hit.Liquidation;
+      }
+    }
+    // Queued market orders execute at the next open: no candle may take the fast path until then.
+    this.upMin = this.queue.length > 0 ? -Infinity : upMin;
+    this.downMax = downMax;
+    this.upHit = upHit;
+    this.downHit = downHit;
+    this.upRef = upRef;
+    this.downRef = downRef;
+    this.dirty = false;
+  }
+
+  private trackFloating(bid: number): void {
+    const f = this.floatingAt(bid);
+    if (f > this.maxFloatingProfit) this.maxFloatingProfit = f;
+    if (f < this.maxFloatingLoss) this.maxFloatingLoss = f;
+  }
+}
+
+export type { PendingOrder };

@@ -1,0 +1,408 @@
+// The backtest kernel: feeds decision candles to a strategy, executes its intents through the
+// shared executor on the SimulatedBroker (which simulates fills on the finer input candles), and
+// keeps the metrics at every input candle.
+import { DAY_MS, lowerBound, resampleWithIndex, sliceRows } from './candles';
+import { SimulatedBroker } from './broker';
+import { executeIntents } from './executor';
+import { moneyDigits, roundMoney } from './instruments';
+import { PeriodReturns } from './metrics';
+import type { Clock } from './ports';
+import { RunStatus } from './types';
+import type {
+  AiSignal,
+  EquityPoint,
+  BacktestConfig,
+  BacktestReport,
+  Candles,
+  Fill,
+  Instrument,
+  Intent,
+  PendingOrder,
+  RunStatusCode,
+  Strategy,
+  StrategyView,
+  Ticket,
+  TradeRecord,
+} from './types';
+
+/**
+ * The view handed to strategies (one object per run). Money figures are computed on read from the
+ * broker at the current mark price, so a strategy that never reads them costs nothing per candle.
+ */
+class KernelView implements StrategyView {
+  index = -1;
+  /** During onFill: the path price of the fill, which the money figures are marked at (else NaN). */
+  fillMark = NaN;
+  readonly capital: number;
+  constructor(
+    private readonly broker: SimulatedBroker,
+    readonly candles: Candles,
+    readonly instrument: Instrument,
+    readonly tickets: readonly Ticket[],
+    readonly pending: readonly PendingOrder[],
+    readonly leverage: number,
+    readonly ai: AiSignal | null,
+    readonly utcOffsetMinutes: number,
+    capital: number,
+  ) {
+    this.capital = capital;
+  }
+  get balance(): number {
+    return this.broker.balance;
+  }
+  /** Bid the money figures are marked at: the decision candle's close, or the fill's path price in onFill. */
+  get mark(): number {
+    const f = this.fillMark;
+    return f === f ? f : this.index >= 0 ? this.candles.close[this.index] : NaN;
+  }
+  get floatingPnl(): number {
+    const m = this.mark;
+    return m === m ? this.broker.floatingAt(m) : 0;
+  }
+  get equity(): number {
+    return this.balance + this.floatingPnl;
+  }
+  get freeMargin(): number {
+    return this.equity - this.broker.usedMargin;
+  }
+}
+
+/** Backtest clock: the open time of the input candle being simulated. */
+export class CandleClock implements Clock {
+  time = NaN;
+  now(): number {
+    return this.time;
+  }
+}
+
+/** Input candles after `fromMs` / `toMs`, and the decision candles with their last input row. */
+export function prepareCandles(config: BacktestConfig): {
+  input: Candles;
+  inputOffset: number;
+  decision: Candles;
+  lastInputIndex: Int32Array | null;
+} {
+  const src = config.candles;
+  const a = config.fromMs === undefined ? 0 : lowerBound(src.time, src.length, config.fromMs);
+  const b = config.toMs === undefined ? src.length : lowerBound(src.time, src.length, config.toMs);
+  const input = sliceRows(src, a, b);
+  const intervalMs = config.intervalMs ?? src.intervalMs;
+  // Daily candles start at local midnight of the run's timezone.
+  const offsetMs = intervalMs >= DAY_MS ? -(config.utcOffsetMinutes ?? 0) * 60_000 : 0;
+  const { candles, lastSourceIndex } = resampleWithIndex(input, intervalMs, offsetMs);
+  return { input, inputOffset: a, decision: candles, lastInputIndex: lastSourceIndex };
+}
+
+
+/** Accumulators of one run, shared between the hot loop and the report. */
+class RunState {
+  haltReason: string | null = null;
+  status: RunStatusCode = RunStatus.success;
+  statusReason = 'completed: end of data';
+  bars = 0;
+  decisions = 0;
+  lastEquity: number;
+  peak: number;
+  peakTime = 0;
+  maxDrawdown = 0;
+  drawdownAmount = 0;
+  longestDrawdownMs = 0;
+  exposedBars = 0;
+  maxFloatingProfit = 0;
+  maxFloatingLoss = 0;
+  readonly equityCurve: EquityPoint[] = [];
+  constructor(capital: number) {
+    this.lastEquity = capital;
+    this.peak = capital;
+  }
+}
+
+interface LoopInput {
+  strategy: Strategy;
+  broker: SimulatedBroker;
+  view: KernelView;
+  input: Candles;
+  /** Null: every input candle is a decision candle. */
+  lastInputIndex: Int32Array | null;
+  decisionCount: number;
+  periods: PeriodReturns;
+  funding: Float64Array | null;
+  inputOffset: number;
+  recordEquity: boolean;
+  stride: number;
+}
+
+/**
+ * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone. Per input
+ * candle: simulate the path (inline when no trigger can fire), mark to market, update the metrics,
+ * and at the close of a decision candle call the strategy and execute its intents.
+ */
+function simulate(li: LoopInput, st: RunState): void {
+  const { strategy, broker: b, view, input, lastInputIndex, periods, funding, inputOffset, recordEquity, stride } = li;
+  const n = input.length;
+  const nd = li.decisionCount;
+  const time = input.time;
+  const high = input.high;
+  const low = input.low;
+  const close = input.close;
+  const barMs = input.intervalMs;
+  const usdBase = b.usdBase;
+  const out: Intent[] = [];
+  let d = 0;
+  let nextDecisionEnd = nd > 0 ? (lastInputIndex === null ? 0 : lastInputIndex[0]) : -1;
+  let sinceSample = stride - 1;
+  let bars = 0;
+  let lastEquity = st.lastEquity;
+  let peak = st.peak;
+  let peakTime = n > 0 ? time[0] : 0;
+  let maxDrawdown = 0;
+  let drawdownAmount = 0;
+  let longestDrawdownMs = 0;
+  let exposedBars = 0;
+  let maxFloatingProfit = 0;
+  let maxFloatingLoss = 0;
+  let nextPeriod = -Infinity; // min(periods.dayEnd, periods.monthEnd)
+  let stopped = false;
+  try {
+    for (let i = 0; i < n; i++) {
+      const t = time[i];
+      if (t >= nextPeriod) {
+        if (t >= periods.dayEnd) periods.onDay(t, lastEquity);
+        if (t >= periods.monthEnd) periods.onMonth(t, lastEquity);
+        nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
+      }
+      const h = high[i];
+      const l = low[i];
+      const c = close[i];
+      if (b.dirty) b.reindex();
+      let exposed = false;
+      let equity: number;
+      if (h < b.upMin && l > b.downMax) {
+        // Nothing can fire in this candle: floating PnL at the extremes and the close, inline.
+        b.cur = c;
+        if (b.longQty + b.shortQty > 0) {
+          exposed = true;
+          const f1 = b.floatSlope;
+          const f0 = b.floatIntercept;
+          let fl = f1 * l + f0;
+          let fh = f1 * h + f0;
+          let fc = f1 * c + f0;
+          if (usdBase) {
+            fl /= l;
+            fh /= h;
+            fc /= c;
+          }
+          if (fl > fh) {
+            const x = fl;
+            fl = fh;
+            fh = x;
+          }
+          if (fl < maxFloatingLoss) maxFloatingLoss = fl;
+          if (fh > maxFloatingProfit) maxFloatingProfit = fh;
+          equity = b.balance + fc;
+        } else {
+          equity = b.balance;
+        }
+      } else {
+        b.processCandle(input, i);
+        exposed = b.longQty + b.shortQty > 0;
+        if (b.stopCode !== 0) {
+          stopped = true;
+          equity = b.equityAt(b.lastPrice);
+        } else {
+          equity = exposed ? b.equityAt(c) : b.balance;
+        }
+      }
+      if (funding !== null && exposed && !stopped) {
+        const rate = funding[inputOffset + i];
+        if (rate === rate && rate !== 0) {
+          b.applyFunding(rate, c);
+          equity = b.equityAt(c);
+        }
+      }
+      bars++;
+      lastEquity = equity;
+      if (exposed) exposedBars++;
+      if (equity >= peak) {
+        peak = equity;
+        peakTime = t;
+      } else {
+        const amount = peak - equity;
+        if (amount > drawdownAmount) drawdownAmount = amount;
+        if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
+        const under = t + barMs - peakTime;
+        if (under > longestDrawdownMs) longestDrawdownMs = under;
+      }
+      if (recordEquity && ++sinceSample >= stride) {
+        sinceSample = 0;
+        st.equityCurve.push({ time: t, equity });
+      }
+      if (stopped || st.haltReason !== null) break;
+      if (i === nextDecisionEnd) {
+        view.index = d;
+        strategy.onCandle(view, out);
+        if (out.length > 0) {
+          const hr = executeIntents(out, b);
+          if (hr !== null) st.haltReason = hr;
+        }
+        d++;
+        nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
+        if (st.haltReason !== null) break;
+      }
+    }
+  } catch (e) {
+    st.status = RunStatus.fail;
+    st.statusReason = `strategy error: ${(e as Error).message}`;
+  } finally {
+    st.bars = bars;
+    st.decisions = d;
+    st.lastEquity = lastEquity;
+    st.peak = peak;
+    st.peakTime = peakTime;
+    st.maxDrawdown = maxDrawdown;
+    st.drawdownAmount = drawdownAmount;
+    st.longestDrawdownMs = longestDrawdownMs;
+    st.exposedBars = exposedBars;
+    st.maxFloatingProfit = Math.max(maxFloatingProfit, b.maxFloatingProfit);
+    st.maxFloatingLoss = Math.min(maxFloatingLoss, b.maxFloatingLoss);
+  }
+}
+
+/** Runs a strategy over historical candles and returns the report. Pure and deterministic. */
+export function runBacktest(strategy: Strategy, config: BacktestConfig): BacktestReport {
+  const inst = config.instrument;
+  const { input, inputOffset, decision, lastInputIndex } = prepareCandles(config);
+  const broker = new SimulatedBroker({
+    instrument: inst,
+    capital: config.capital,
+    leverage: config.leverage,
+    makerFee: config.makerFee,
+    takerFee: config.takerFee,
+    spreadPoints: config.spreadPoints,
+    slippagePoints: config.slippagePoints,
+    recordFills: config.recordFills,
+  });
+  const periods = new PeriodReturns({ capital: config.capital, offsetMs: (config.utcOffsetMinutes ?? 0) * 60_000 });
+  const view = new KernelView(
+    broker,
+    decision,
+    inst,
+    broker.tickets,
+    broker.pending,
+    config.leverage,
+    config.ai ?? null,
+    config.utcOffsetMinutes ?? 0,
+    config.capital,
+  );
+  const st = new RunState(config.capital);
+  if (strategy.onFill) {
+    const onFill = strategy.onFill.bind(strategy);
+    broker.setFillListener((fill: Fill) => {
+      view.fillMark = broker.lastPrice;
+      // A fresh array per callback: fills can nest (a market order placed here fills at once).
+      const out: Intent[] = [];
+      onFill(fill, view, out);
+      view.fillMark = NaN;
+      if (out.length > 0) {
+        const h = executeIntents(out, broker);
+        if (h !== null) st.haltReason = h;
+      }
+    });
+  }
+  const n = input.length;
+  const recordEquity = config.recordEquity ?? true;
+  simulate(
+    {
+      strategy,
+      broker,
+      view,
+      input,
+      lastInputIndex,
+      decisionCount: decision.length,
+      periods,
+      funding: config.fundingRates ?? null,
+      inputOffset,
+      recordEquity,
+      stride: Math.max(1, Math.ceil(n / Math.max(1, (config.maxEquityPoints ?? 2000) - 2))),
+    },
+    st,
+  );
+  return buildReport(config, broker, periods, st, input, decision);
+}
+
+function buildReport(
+  config: BacktestConfig,
+  broker: SimulatedBroker,
+  periods: PeriodReturns,
+  st: RunState,
+  input: Candles,
+  decision: Candles,
+): BacktestReport {
+  const inst = config.instrument;
+  let status = st.status;
+  let statusReason = st.statusReason;
+  if (broker.stopCode !== 0) {
+    status = broker.stopCode;
+    statusReason = broker.stopReason;
+  } else if (st.haltReason !== null && status === RunStatus.success) {
+    statusReason = `halted: ${st.haltReason}`;
+  }
+  const bars = st.bars;
+  const barMs = input.intervalMs;
+  const lastTime = bars > 0 ? input.time[bars - 1] : NaN;
+  const finalEquity = st.lastEquity;
+  const curve = st.equityCurve;
+  if ((config.recordEquity ?? true) && bars > 0 && curve[curve.length - 1]?.time !== lastTime) {
+    curve.push({ time: lastTime, equity: finalEquity });
+  }
+  const durationMs = bars > 0 ? lastTime + barMs - input.time[0] : 0;
+  const ratios = periods.finish(finalEquity, durationMs, st.maxDrawdown, inst.market === 'crypto' ? 365 : 252);
+  const md = moneyDigits(inst);
+  const money = (x: number) => roundMoney(x, md);
+  const wins = broker.wins;
+  const losses = broker.losses;
+  const meanWin = wins > 0 ? broker.grossProfit / wins : 0;
+  const meanLoss = losses > 0 ? broker.grossLoss / losses : 0;
+  const tradeCount = broker.tradeCount;
+  // Trade and fill records are rounded by the broker when created (they leave it as reports).
+  const trades: readonly TradeRecord[] = broker.trades;
+  const fills: readonly Fill[] = broker.fills;
+  return {
+    status,
+    statusReason,
+    symbol: inst.symbol,
+    intervalMs: decision.intervalMs,
+    inputIntervalMs: barMs,
+    fromMs: bars > 0 ? input.time[0] : (config.fromMs ?? NaN),
+    toMs: bars > 0 ? lastTime + barMs : (config.toMs ?? NaN),
+    candleCount: bars,
+    decisionCount: st.decisions,
+    capital: config.capital,
+    finalEquity: money(finalEquity),
+    totalReturn: (finalEquity - config.capital) / config.capital,
+    realisedPnl: money(broker.realised),
+    floatingPnl: money(finalEquity - broker.balance),
+    tradeCount,
+    winRate: tradeCount > 0 ? wins / tradeCount : 0,
+    maxDrawdown: st.maxDrawdown,
+    drawdownAmount: money(st.drawdownAmount),
+    maxFloatingLoss: money(st.maxFloatingLoss),
+    maxFloatingProfit: money(st.maxFloatingProfit),
+    riskReward: meanLoss > 0 ? meanWin / meanLoss : wins > 0 ? Infinity : 0,
+    totalFees: money(broker.fees),
+    totalFunding: money(broker.funding),
+    annualisedReturn: ratios.annualisedReturn,
+    sharpe: ratios.sharpe,
+    sortino: ratios.sortino,
+    calmar: ratios.calmar,
+    profitFactor: broker.grossLoss > 0 ? broker.grossProfit / broker.grossLoss : broker.grossProfit > 0 ? Infinity : 0,
+    expectancy: money(tradeCount > 0 ? (broker.grossProfit - broker.grossLoss) / tradeCount : 0),
+    exposureTime: bars > 0 ? st.exposedBars / bars : 0,
+    longestDrawdownMs: st.longestDrawdownMs,
+    monthlyReturns: periods.monthly,
+    equity: curve.map((p) => ({ time: p.time, equity: money(p.equity) })),
+    trades,
+    fills,
+    openTickets: broker.openTickets(),
+  };
+}

@@ -1,0 +1,2 @@
+export * from './smaCross';
+export * from './grid';

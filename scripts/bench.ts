@@ -1,0 +1,178 @@
+// `npm run bench [-- --json] [-- --only engine,recommend,api,web]`: engine, recommendation, API and
+// web figures, each engine figure as a ratio to a baseline timed in the same run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { startSmtpSink } from '../e2e/support/smtp-sink';
+import { waitForCode } from '../e2e/support/mailbox';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = new Set((onlyArg ?? 'engine,recommend,api,web').split(','));
+const log = (...parts: unknown[]) => {
+  if (!json) console.log(...parts);
+  else console.error(...parts);
+};
+
+async function withServer<T>(fn: (base: string, mailbox: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'lq-bench-'));
+  const mailbox = join(dir, 'mail.jsonl');
+  const smtpPort = 2600 + Math.floor(Math.random() * 300);
+  const port = 8300 + Math.floor(Math.random() * 300);
+  const sink = await startSmtpSink(smtpPort, mailbox);
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      DATABASE_URL: '',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: 'true',
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/readyz`)).ok) break;
+      } catch {
+        /* starting */
+      }
+      if (Date.now() > deadline) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return await fn(base, mailbox);
+  } finally {
+    server.kill('SIGTERM');
+    sink.close();
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function post(base: string, path: string, body: unknown, token?: string) {
+  const res = await fetch(`${base}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { code: string; msg: string; data: { token?: string } | null };
+}
+
+async function registeredToken(base: string, mailbox: string): Promise<string> {
+  const mail = `bench${Date.now()}@example.com`;
+  const password = 'Bench12345';
+  const sent = await post(base, 'user/api/verify-code/send', { userMail: mail, codeType: 'REGISTER' });
+  if (sent.code !== '00000') throw new Error(`send code: ${sent.msg}`);
+  const code = await waitForCode(mail, 0, 20_000, mailbox);
+  const reg = await post(base, 'user/api/register', { userMail: mail, password, code, country: 'US' });
+  if (reg.code !== '00000') throw new Error(`register: ${reg.msg}`);
+  const login = await post(base, 'user/api/login', { userMail: mail, password });
+  if (login.code !== '00000') throw new Error(`login: ${login.msg}`);
+  const token = login.data?.token;
+  if (!token) throw new Error('login returned no token');
+  return token;
+}
+
+async function benchApi() {
+  return withServer(async (base, mailbox) => {
+    const token = await registeredToken(base, mailbox);
+    const run = (connections: number, duration: number) =>
+      autocannon({
+        url: `${base}/user/api/info`,
+        headers: { authorization: `Bearer ${token}` },
+        connections,
+        duration,
+      });
+    await run(10, 2); // warm-up
+    const result = await run(10, 10);
+    return {
+      userInfo: {
+        requestsPerSecond: Math.round(result.requests.average),
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        connections: 10,
+        durationSeconds: 10,
+      },
+    };
+  });
+}
+
+function firstLoadJsGzipKB(): { firstLoadJsGzipKB: number; files: string[] } {
+  const dist = 'apps/web/dist';
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/?([^"]+\.js)"/g)].map((m) => m[1] ?? '');
+  const bytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f))).length, 0);
+  return { firstLoadJsGzipKB: Math.round((bytes / 1024) * 10) / 10, files };
+}
+
+async function lighthouse(url: string): Promise<{ performance: number; accessibility: number } | { error: string }> {
+  const out = join(mkdtempSync(join(tmpdir(), 'lq-lh-')), 'report.json');
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(
+      'npx',
+      [
+        'lighthouse', url, '--quiet', '--output=json', `--output-path=${out}`,
+        '--only-categories=performance,accessibility',
+        '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } },
+    );
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  if (code !== 0 || !existsSync(out)) return { error: `lighthouse exited ${code}` };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    categories: Record<'performance' | 'accessibility', { score: number }>;
+  };
+  return {
+    performance: Math.round(report.categories.performance.score * 100),
+    accessibility: Math.round(report.categories.accessibility.score * 100),
+  };
+}
+
+async function benchWeb() {
+  if (!existsSync('apps/web/dist/index.html')) {
+    const build = spawn('npm', ['run', 'build', '-w', '@lq/web'], { stdio: 'ignore' });
+    await new Promise((r) => build.on('exit', r));
+  }
+  const size = firstLoadJsGzipKB();
+  const scores = await withServer((base) => lighthouse(`${base}/`));
+  return { ...size, lighthouseMobile: scores };
+}
+
+const result: Record<string, unknown> = {};
+let peakRss = process.memoryUsage().rss;
+const trackRss = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+
+async function section(name: string, fn: () => Promise<unknown>) {
+  if (!only.has(name)) return;
+  log(`[bench] ${name}…`);
+  try {
+    const value = await fn();
+    if (name === 'engine') Object.assign(result, value as Record<string, unknown>);
+    else result[name] = value;
+  } catch (error) {
+    result[name] = { error: (error as Error).message };
+    log(`[bench] ${name} failed: ${(error as Error).message}`);
+  }
+}
+
+await section('engine', async () => (await import('../apps/cli/src/bench-engine')).benchEngine({ log }));
+await section('recommend', async () => (await import('../packages/workers/src/recommend-bench')).benchRecommend({ log }));
+await section('api', benchApi);
+await section('web', benchWeb);
+clearInterval(trackRss);
+result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
+
+if (json) console.log(JSON.stringify(result));
+else console.log(JSON.stringify(result, null, 2));
+process.exit(0);
