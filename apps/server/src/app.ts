@@ -20,7 +20,9 @@ import { installEnvelope, zodValidatorCompiler } from './http';
 import { startJobs } from './jobs';
 import { loggerOptions } from './logger';
 import { Mailer } from './mail';
+import { backtestRoutes } from './routes/backtest';
 import { healthRoutes } from './routes/health';
+import { marketRoutes } from './routes/market';
 import { userRoutes } from './routes/user';
 import { serveWeb } from './web';
 
@@ -175,7 +177,10 @@ export async function buildApp(
     });
 
     healthRoutes(app, database);
-    userRoutes(app, { db: database.db, config, mailer, sessions });
+    const deps = { db: database.db, config, mailer, sessions };
+    userRoutes(app, deps);
+    marketRoutes(app, deps);
+    backtestRoutes(app, deps);
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true)

@@ -3,14 +3,21 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
+  primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** bytea as a Node Buffer / Uint8Array (node-postgres gives Buffer, PGlite Uint8Array). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 // Ids are bigint identities everywhere (mode 'number': safe below 2^53). Timestamps are timestamptz.
 // Wallets, ledger, seats and slots come in later migrations; users already carry the referrer
@@ -121,6 +128,177 @@ export const appSettings = pgTable('app_settings', {
     .default(sql`now()`),
 });
 
+// ---------------------------------------------------------------- market data
+
+/**
+ * The candle store: one row per (source, symbol, timeframe, UTC month), the month's candles as six
+ * little-endian Float64 columns (time, open, high, low, close, volume) in `data`. A year of 1m
+ * candles is 12 rows instead of 525,600, so a backtest's range loads in one short query straight
+ * into Float64Arrays. Keyed by open time (the month's first candle time bucket).
+ */
+export const candleChunks = pgTable(
+  'candle_chunks',
+  {
+    /** binance | okx | dukascopy | oanda | fxcm | file names of other importers */
+    source: text('source').notNull(),
+    symbol: text('symbol').notNull(),
+    /** 1m 5m 15m 30m 1h 4h 1d */
+    timeframe: text('timeframe').notNull(),
+    /** ms since epoch of the first instant of the UTC month the chunk holds. */
+    chunkStart: bigint('chunk_start', { mode: 'number' }).notNull(),
+    firstTime: bigint('first_time', { mode: 'number' }).notNull(),
+    lastTime: bigint('last_time', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+    data: bytea('data').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.symbol, t.timeframe, t.chunkStart] })],
+);
+
+/** Import runs (file, ccxt, dukascopy): progress, resumable cursor, outcome. */
+export const marketImports = pgTable(
+  'market_imports',
+  {
+    id: id(),
+    /** file | ccxt | dukascopy */
+    kind: text('kind').notNull(),
+    source: text('source').notNull(),
+    symbol: text('symbol').notNull(),
+    timeframe: text('timeframe').notNull(),
+    /** queued | running | done | failed */
+    status: text('status').notNull().default('queued'),
+    progress: smallint('progress').notNull().default(0),
+    fromMs: bigint('from_ms', { mode: 'number' }),
+    toMs: bigint('to_ms', { mode: 'number' }),
+    /** Last time fully stored: a resumed run continues after it. */
+    cursorMs: bigint('cursor_ms', { mode: 'number' }),
+    /** File path (kind file) or other origin detail. */
+    origin: text('origin'),
+    rows: integer('rows').notNull().default(0),
+    message: text('message'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('market_imports_series_idx').on(t.source, t.symbol, t.timeframe, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- backtests
+
+/** Spec §4 statuses: 1 running, 2 success, 3 fail, 4 liquidate, 5 capital (insufficient principal). */
+export const backtests = pgTable(
+  'backtests',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: smallint('status').notNull().default(1),
+    progress: smallint('progress').notNull().default(0),
+    strategy: text('strategy').notNull(),
+    /** mt5 | binance (the data source / market) */
+    dataSource: text('data_source').notNull(),
+    /** Where the candles come from (candle_chunks.source). */
+    candleSource: text('candle_source').notNull(),
+    symbol: text('symbol').notNull(),
+    interval: text('interval').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    /** Validated strategy parameters, as the strategy schema outputs them. */
+    params: jsonb('params').notNull(),
+    capital: numeric('capital', { precision: 24, scale: 8 }).notNull(),
+    leverage: numeric('leverage', { precision: 12, scale: 4 }).notNull(),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    toAt: timestamp('to_at', { withTimezone: true }).notNull(),
+    /** Why it failed / liquidated / ran out of capital, or was cancelled (machine key + detail). */
+    statusReason: text('status_reason'),
+    /** Report figures without the long arrays (equity, trades live in backtest_results). */
+    summary: jsonb('summary'),
+    jobId: text('job_id'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('backtests_user_idx').on(t.userId, t.status, t.createdAt),
+    index('backtests_running_idx').on(t.status),
+  ],
+);
+
+/** The long parts of a finished backtest: equity curve, trades (order log), monthly returns. */
+export const backtestResults = pgTable('backtest_results', {
+  backtestId: bigint('backtest_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => backtests.id, { onDelete: 'cascade' }),
+  equity: jsonb('equity').notNull(),
+  trades: jsonb('trades').notNull(),
+  monthly: jsonb('monthly').notNull(),
+  createdAt: createdAt(),
+});
+
+/** AI parameter recommendations (the backtest tab's front door). */
+export const recommendations = pgTable(
+  'recommendations',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** running | done | failed | cancelled */
+    status: text('status').notNull().default('running'),
+    progress: smallint('progress').notNull().default(0),
+    strategy: text('strategy').notNull(),
+    dataSource: text('data_source').notNull(),
+    candleSource: text('candle_source').notNull(),
+    symbol: text('symbol').notNull(),
+    capital: numeric('capital', { precision: 24, scale: 8 }).notNull(),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    toAt: timestamp('to_at', { withTimezone: true }).notNull(),
+    /** Fixed parameters the search does not vary (interval, leverage, side…). */
+    fixed: jsonb('fixed').notNull(),
+    budget: integer('budget'),
+    seed: integer('seed').notNull().default(1),
+    result: jsonb('result'),
+    error: text('error'),
+    jobId: text('job_id'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('recommendations_user_idx').on(t.userId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- entitlements
+
+/**
+ * What a user may use beyond the basic rights: backtest slots and account seats per market.
+ * Operator grants now (`npm run ops`); the wallet work adds purchased packs as rows of the same
+ * table (with `expires_at` and the purchase that created them).
+ */
+export const entitlementGrants = pgTable(
+  'entitlement_grants',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** backtest_slot | seat */
+    kind: text('kind').notNull(),
+    /** forex | crypto, or null when it counts for both */
+    market: text('market'),
+    quantity: integer('quantity').notNull(),
+    /** operator | purchase | basic */
+    origin: text('origin').notNull().default('operator'),
+    note: text('note'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('entitlement_grants_user_idx').on(t.userId, t.kind)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
+export type BacktestRow = typeof backtests.$inferSelect;
+export type RecommendationRow = typeof recommendations.$inferSelect;
+export type CandleChunkRow = typeof candleChunks.$inferSelect;
