@@ -6,3 +6,4 @@ export * from './normalize';
 export * from './dataSource';
 export * from './user';
 export * from './messages';
+export * from './backtest';
