@@ -56,6 +56,11 @@ export const configSchema = z.object({
   /** Failed logins per account (or per IP ×10) in the lock window before login is refused. */
   LOGIN_MAX_FAILURES: positiveInt(5),
   LOGIN_LOCK_MINUTES: positiveInt(15),
+  /** Candle files (CSV / CSV.gz) imported at start by the worker when not yet imported. */
+  MARKET_DATA_DIR: z.string().trim().optional(),
+  /** Origins of the exchanges' REST APIs for candle imports (a proxy or a local stand-in). */
+  MARKET_BINANCE_URL: optionalUrl(/^https?:$/),
+  MARKET_OKX_URL: optionalUrl(/^https?:$/),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };

@@ -1,6 +1,8 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '@lq/db';
+import { startBacktestJobs } from './backtest/jobs';
+import { registerMarketJobs } from './market/jobs';
 
 export const QUEUES = { housekeeping: 'housekeeping' } as const;
 
@@ -23,6 +25,7 @@ export async function startJobs(
   boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
   await boss.start();
   await boss.createQueue(QUEUES.housekeeping);
+  await startBacktestJobs(boss, database, log, work);
   if (work) {
     await boss.schedule(QUEUES.housekeeping, '17 3 * * *');
     await boss.work(QUEUES.housekeeping, async () => {
@@ -30,6 +33,7 @@ export async function startJobs(
       log.info({ removed }, 'housekeeping done');
     });
   }
+  await registerMarketJobs(boss, database, log, work);
   return boss;
 }
 

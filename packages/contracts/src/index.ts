@@ -6,4 +6,5 @@ export * from './normalize';
 export * from './dataSource';
 export * from './user';
 export * from './messages';
+export * from './market';
 export * from './backtest';

@@ -1,6 +1,7 @@
 import { USER_LEVELS } from '@lq/contracts';
 import { openDatabase, SETTING_KEYS, type DatabaseHandle } from '@lq/db';
 import { loadConfig } from '../config';
+import { MARKET_COMMANDS, MARKET_USAGE } from '../market/ops';
 
 export class OpsError extends Error {
   constructor(
@@ -16,6 +17,7 @@ export const USAGE = `usage: npm run ops -- <command>
   user:set-level <email> <VIP1|VIP2|VIP3|none>  set a user's level
   mail:last <email>                           print the last mail sent to an address (codes included)
   backtest:maintenance [on|off]               show or switch the backtest maintenance mode
+${MARKET_USAGE}
 Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
 
 type Out = (line: string) => void;
@@ -26,6 +28,7 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  ...MARKET_COMMANDS,
   'user:list': {
     args: 0,
     async run(db, _args, out) {
