@@ -47,6 +47,16 @@ export const ERRORS = {
   INSUFFICIENT_BALANCE: { code: 'A0310', status: 409 },
   INSUFFICIENT_CAPITAL: { code: 'A0311', status: 422 },
   NO_FREE_SEAT: { code: 'A0312', status: 409 },
+  // backtests and recommendations
+  BACKTEST_SLOTS_FULL: { code: 'A0320', status: 409 },
+  MARKET_DATA_MISSING: { code: 'A0321', status: 422 },
+  STRATEGY_NOT_FOR_MARKET: { code: 'A0322', status: 422 },
+  SYMBOL_NOT_SUPPORTED: { code: 'A0323', status: 422 },
+  ORDER_SIZE_TOO_SMALL: { code: 'A0324', status: 422 },
+  INTERVAL_TOO_FINE: { code: 'A0325', status: 422 },
+  BACKTEST_NO_REPORT: { code: 'A0326', status: 409 },
+  BACKTEST_NOT_RUNNING: { code: 'A0327', status: 409 },
+  RECOMMEND_BUSY: { code: 'A0328', status: 409 },
   CONFLICT: { code: 'A0409', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
