@@ -1,5 +1,6 @@
 // Route → lazily loaded page. Composition happens here: features never import each other.
 import type { ReactNode } from 'react';
+import type { CreateOrderPage as OrderPageName } from '../features/backtest/strategies';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 import { lazyPage } from './lazyPage';
@@ -15,6 +16,14 @@ const Mine = lazyPage(() => import('../features/account/MinePage'));
 const About = lazyPage(() => import('../features/info/AboutPage'));
 const Agreement = lazyPage(() => import('../features/info/AgreementPage'));
 const ComingSoon = lazyPage(() => import('../features/info/ComingSoonPage'));
+// Backtest screens: each its own chunk; charts load later still, from inside the report pages.
+const Recommend = lazyPage(() => import('../features/backtest/RecommendPage'));
+const BacktestRecord = lazyPage(() => import('../features/backtest/RecordPage'));
+const ResultDetail = lazyPage(() => import('../features/backtest/ResultDetailPage'));
+const FullScreenKline = lazyPage(() => import('../features/backtest/FullScreenKlinePage'));
+const ChooseList = lazyPage(() => import('../features/backtest/ChooseListPage'));
+const ThemeTest = lazyPage(() => import('../features/backtest/ThemeTestPage'));
+const CreateOrder = lazyPage(() => import('../features/backtest/CreateOrderPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -24,7 +33,7 @@ const mineSettings = (
   </>
 );
 
-const PAGES: Record<Exclude<PageKind, 'soon'>, () => ReactNode> = {
+const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> = {
   login: () => <Login />,
   register: () => <Register />,
   forgetPwd: () => <ForgetPwd />,
@@ -37,6 +46,13 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, () => ReactNode> = {
   license: () => <Agreement doc="license" />,
   autoSubscribe: () => <Agreement doc="autoSubscribe" />,
   monthEquity: () => <Agreement doc="monthEquity" />,
+  recommend: () => <Recommend />,
+  backtestRecord: () => <BacktestRecord />,
+  resultDetail: () => <ResultDetail />,
+  fullScreenKline: () => <FullScreenKline />,
+  chooseList: () => <ChooseList />,
+  themeTest: () => <ThemeTest />,
+  createOrder: (route) => <CreateOrder page={route.param as OrderPageName} />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -53,6 +69,13 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   license: Agreement,
   autoSubscribe: Agreement,
   monthEquity: Agreement,
+  recommend: Recommend,
+  backtestRecord: BacktestRecord,
+  resultDetail: ResultDetail,
+  fullScreenKline: FullScreenKline,
+  chooseList: ChooseList,
+  themeTest: ThemeTest,
+  createOrder: CreateOrder,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */
@@ -64,5 +87,5 @@ export function preloadPage(path: string, hasToken: boolean): void {
 
 export function pageElement(route: RouteDef): ReactNode {
   if (route.page === 'soon') return <ComingSoon titleKey={route.title} params={route.titleParams} />;
-  return PAGES[route.page]();
+  return PAGES[route.page](route);
 }

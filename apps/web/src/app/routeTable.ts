@@ -19,7 +19,14 @@ export type PageKind =
   | 'privacy'
   | 'license'
   | 'autoSubscribe'
-  | 'monthEquity';
+  | 'monthEquity'
+  | 'recommend'
+  | 'backtestRecord'
+  | 'resultDetail'
+  | 'fullScreenKline'
+  | 'chooseList'
+  | 'themeTest'
+  | 'createOrder';
 
 export interface RouteDef {
   path: string;
@@ -30,6 +37,8 @@ export interface RouteDef {
   guard?: boolean;
   chrome?: Chrome;
   tab?: Tab;
+  /** createOrder: the page name (crypto_grid …). */
+  param?: string;
 }
 
 export const LOGIN_PATH = '/pages/login/login';
@@ -44,22 +53,22 @@ const soon = (path: string, title: string, extra: Partial<RouteDef> = {}): Route
 
 export const ROUTES: RouteDef[] = [
   // tabs
-  soon('/', 'recommandParams', { guard: true, tab: 'backtest' }),
-  soon('/pages/backtest/recommandParams', 'recommandParams', { guard: true, tab: 'backtest' }),
+  { path: '/', title: 'page.recommandParams', page: 'recommend', guard: true, tab: 'backtest' },
+  { path: '/pages/backtest/recommandParams', title: 'page.recommandParams', page: 'recommend', guard: true, tab: 'backtest' },
   soon('/pages/robot/robotOrderList/robotOrderList', 'robotOrderList', { guard: true, tab: 'robot' }),
   { path: '/pages/index/mine', title: 'page.mine', page: 'mine', guard: true, tab: 'mine' },
   soon('/pages/wallet/wallet', 'wallet', { guard: true }),
   // backtest
-  soon('/pages/backtest/backtestRecord', 'backtestRecord'),
-  soon('/pages/backtest/resultDateil/resultDetail', 'resultDetail'),
-  soon('/pages/backtest/resultDateil/fullScreenKline/fullScreenKline', 'fullScreenKline', { chrome: 'bare' }),
-  soon('/pages/backtest/chooseList/chooseList', 'chooseList'),
-  soon('/pages/themeTest/themeTest', 'themeTest'),
+  { path: '/pages/backtest/backtestRecord', title: 'page.backtestRecord', page: 'backtestRecord' },
+  { path: '/pages/backtest/resultDateil/resultDetail', title: 'page.resultDetail', page: 'resultDetail' },
+  { path: '/pages/backtest/resultDateil/fullScreenKline/fullScreenKline', title: 'page.fullScreenKline', page: 'fullScreenKline', chrome: 'bare' },
+  { path: '/pages/backtest/chooseList/chooseList', title: 'page.chooseList', page: 'chooseList' },
+  { path: '/pages/themeTest/themeTest', title: 'page.themeTest', page: 'themeTest' },
   // order creation: the spec names the pages under pages/createOrder/; the uni-app style
-  // pages/createOrder/<name>/<name> is accepted too.
-  ...CREATE_ORDER.flatMap((name) => [
-    soon(`/pages/createOrder/${name}`, 'createOrder', { titleParams: { name } }),
-    soon(`/pages/createOrder/${name}/${name}`, 'createOrder', { titleParams: { name } }),
+  // pages/createOrder/<name>/<name> is accepted too. Type 0 (backtest) by default, ?type=1 robot.
+  ...CREATE_ORDER.flatMap((name): RouteDef[] => [
+    { path: `/pages/createOrder/${name}`, title: `orderPage.${name}`, page: 'createOrder', param: name },
+    { path: `/pages/createOrder/${name}/${name}`, title: `orderPage.${name}`, page: 'createOrder', param: name },
   ]),
   // authentication
   { path: LOGIN_PATH, title: 'page.login', page: 'login', chrome: 'auth' },

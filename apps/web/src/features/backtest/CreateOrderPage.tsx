@@ -1,0 +1,300 @@
+// pages/createOrder/<name> (type 0 = backtest, 1 = robot prefill): one form driven by the
+// strategy's zod schema from @lq/strategies/schemas, checked on the client exactly as the server
+// checks it; errors next to each field in the user's language.
+import { useMemo, useState } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { CREATE_ORDER_TYPE, ERRORS } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { ApiError, TransportError } from '../../lib/api';
+import { useAppStore } from '../../lib/store';
+import { showToast } from '../../lib/toast';
+import { createBacktest, invalidateBacktests, useContractInfo, useCurrencies, useIntervals, type CurrencyItem } from './api';
+import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, parseParamsQuery, slotName, starterParams, valuesFromParams, type FieldSpec, type FormValues } from './formModel';
+import { isStrategyKey, marketOfPage, PAGE_STRATEGIES, type CreateOrderPage as PageName, type Market, type StrategyKey } from './strategies';
+import { INTERVALS, strategyParamSchemas } from './schemas';
+import { Notice, useFormatters } from './ui';
+
+const TIMEZONES = ['UTC', 'Asia/Shanghai', 'Asia/Hong_Kong', 'Asia/Taipei', 'Asia/Tokyo', 'Asia/Bangkok', 'Asia/Ho_Chi_Minh', 'Asia/Jakarta', 'Asia/Singapore', 'Europe/London', 'Europe/Berlin', 'America/New_York'];
+const DISTANCE_FIELDS = new Set(['gap', 'orderTakeProfit', 'orderStopLoss', 'refillInterval', 'cycleTakeProfit', 'sweep', 'buffer']);
+const LOT_FIELDS = new Set(['firstLots', 'secondLots', 'thirdLots', 'lotsPerGrid']);
+
+export const dataSourceOfMarket = (market: Market, currentType: string) => (market === 'forex' ? 'mt5' : currentType === 'mt5' ? 'binance' : currentType);
+
+export default function CreateOrderPage({ page }: { page: PageName }) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const current = useAppStore((s) => s.currentDataSource);
+  const market: Market = marketOfPage(page) ?? (current.type === 'mt5' ? 'forex' : 'crypto');
+  const dataSource = dataSourceOfMarket(market, current.type);
+  const offered = PAGE_STRATEGIES[page];
+  const asked = search.get('strategy');
+  const strategy: StrategyKey = isStrategyKey(asked) && offered.includes(asked) ? asked : offered[0];
+  const type = search.get('type') === String(CREATE_ORDER_TYPE.robot) ? CREATE_ORDER_TYPE.robot : CREATE_ORDER_TYPE.backtest;
+  const currencies = useCurrencies(dataSource);
+  const settled = currencies.isSuccess || currencies.isError;
+
+  return (
+    <div className="bt-page" data-testid="create-order" data-strategy={strategy} data-market={market} data-type={type}>
+      <p className="bt-lead">{t(`strategyInfo.${strategy}`)}</p>
+      {offered.length > 1 ? (
+        <div className="bt-segment" role="radiogroup" aria-label={t('field.variant')}>
+          {offered.map((s) => (
+            <button
+              key={s}
+              type="button"
+              role="radio"
+              aria-checked={s === strategy}
+              className="bt-segment-item"
+              onClick={() => setSearch((prev) => {
+                const next = new URLSearchParams(prev);
+                next.set('strategy', s);
+                return next;
+              }, { replace: true })}
+              data-testid={`variant-${s}`}
+            >
+              {t(`strategy.${s}`)}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {type === CREATE_ORDER_TYPE.robot ? <Notice testId="robot-soon">{t('backtest.robotSoon')}</Notice> : null}
+      {settled ? (
+        <StrategyForm
+          key={`${strategy}:${market}`}
+          strategy={strategy}
+          market={market}
+          dataSource={dataSource}
+          robot={type === CREATE_ORDER_TYPE.robot}
+          currencies={currencies.data ?? []}
+          prefill={parseParamsQuery(search.get('params'))}
+          prefillSymbol={search.get('symbol')}
+        />
+      ) : (
+        <div className="spinner" aria-label={t('common.loading')} />
+      )}
+    </div>
+  );
+}
+
+interface FormProps {
+  strategy: StrategyKey;
+  market: Market;
+  dataSource: string;
+  robot: boolean;
+  currencies: CurrencyItem[];
+  prefill: Record<string, unknown>;
+  prefillSymbol: string | null;
+}
+
+function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill, prefillSymbol }: FormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const fmt = useFormatters();
+  const schema = strategyParamSchemas[strategy];
+  const fields = useMemo(() => describeFields(schema, market), [schema, market]);
+  const intervals = useIntervals(INTERVALS);
+  const [serverError, setServerError] = useState<{ text: string; vip: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [now] = useState(() => Date.now());
+
+  const defaults = useMemo(() => {
+    const symbol = (typeof prefill.symbol === 'string' ? prefill.symbol : prefillSymbol) ?? currencies[0]?.symbol ?? '';
+    const item = currencies.find((c) => c.symbol === symbol);
+    const range = defaultRange(item?.from, item?.to, now);
+    const params = { ...starterParams(market), ...range, ...prefill, symbol };
+    return valuesFromParams(fields, params);
+  }, [fields, market, prefill, prefillSymbol, currencies, now]);
+
+  const resolver: Resolver<FormValues> = (values) => {
+    const result = checkValues(schema, fields, values, { market });
+    const errors: Record<string, { type: string; message: string }> = {};
+    if (!result.ok) for (const [k, m] of Object.entries(result.errors)) errors[k] = { type: 'schema', message: m };
+    if (!robot) for (const k of ['start', 'end']) if (!values[k]) errors[k] ??= { type: 'required', message: 'validation.required' };
+    return Object.keys(errors).length ? { values: {}, errors: errors as FieldErrors<FormValues> } : { values, errors: {} };
+  };
+  const { register, handleSubmit, control, setError, formState } = useForm<FormValues>({ defaultValues: defaults, resolver, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const watched = useWatch({ control, name: 'symbol' });
+  const symbol = typeof watched === 'string' ? watched : '';
+  const currency = currencies.find((c) => c.symbol === symbol);
+  const contract = useContractInfo(market === 'crypto' && symbol ? symbol : undefined).data;
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (robot) return;
+    const checked = checkValues(schema, fields, values, { market });
+    if (!checked.ok) return;
+    setServerError(null);
+    setBusy(true);
+    try {
+      const result = await createBacktest({ type: 0, strategy, dataSource, symbol: String(checked.params.symbol), params: checked.params });
+      void invalidateBacktests(queryClient);
+      const notice = result.notices[0]?.message;
+      showToast(notice ? `${t('backtest.started')} · ${t('backtest.adjusted', { message: notice })}` : t('backtest.started'), 'success');
+      void navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const field = (error.data as { field?: string } | null)?.field?.replace(/^params\./, '');
+        if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: error.message });
+        else setServerError({ text: error.message, vip: error.code === ERRORS.NOT_VIP.code });
+      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const errorText = (name: string) => {
+    const e = formState.errors[name];
+    if (!e?.message) return undefined;
+    return e.type === 'server' ? e.message : t(e.message);
+  };
+  const hintOf = (f: FieldSpec): string | undefined => {
+    if (f.name === 'symbol' && currency?.from !== undefined) return t('fieldHint.dataRange', { from: fmt.date(currency.from), to: fmt.date(currency.to) });
+    if (DISTANCE_FIELDS.has(f.name) || (f.name === 'orderTakeProfit' || f.name === 'orderStopLoss')) return t(market === 'forex' ? 'fieldHint.distanceForex' : 'fieldHint.distanceCrypto');
+    if (f.name === 'takeProfit' || f.name === 'stopLoss') return t('fieldHint.money');
+    if (f.name === 'makerFee' || f.name === 'takerFee') return t('fieldHint.fee');
+    if (LOT_FIELDS.has(f.name)) {
+      if (market === 'forex') return t('fieldHint.lotsForex');
+      if (contract) return t('fieldHint.contract', { size: fmt.price(contract.ctVal * contract.ctMult, 8), base: symbol.replace(/USDT?$/, ''), min: fmt.price(contract.minSz, 8) });
+      return t('fieldHint.lotsCrypto');
+    }
+    return undefined;
+  };
+
+  const groups: FieldSpec['group'][] = ['basic', 'strategy', 'risk'];
+  return (
+    <form className="bt-form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="strategy-form">
+      {groups.map((g) => {
+        const list = fields.filter((f) => f.group === g);
+        if (!list.length) return null;
+        return (
+          <fieldset key={g} className="bt-fieldset">
+            <legend>{t(`formGroup.${g}`)}</legend>
+            <div className="bt-form-grid">
+              {list.map((f) => (
+                <FieldInput key={f.name} field={f} register={register} error={errorText} hint={hintOf(f)} currencies={currencies} intervals={intervals.data ?? [...INTERVALS]} />
+              ))}
+            </div>
+          </fieldset>
+        );
+      })}
+      {serverError ? (
+        <Notice tone="error" testId="form-server-error">
+          <span>{serverError.text}</span>
+          {serverError.vip ? (
+            <Link to="/pages/equity/index" className="bt-link" data-testid="upgrade-vip">
+              {t('backtest.upgrade')}
+            </Link>
+          ) : null}
+        </Notice>
+      ) : null}
+      <div className="bt-sticky-action">
+        <Button type="submit" block busy={busy} disabled={robot} data-testid="create-submit">
+          {robot ? t('backtest.createRobot') : t('backtest.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface InputProps {
+  field: FieldSpec;
+  register: UseFormRegister<FormValues>;
+  error: (name: string) => string | undefined;
+  hint?: string;
+  currencies: CurrencyItem[];
+  intervals: string[];
+}
+
+function FieldInput({ field: f, register, error, hint, currencies, intervals }: InputProps) {
+  const { t } = useTranslation();
+  const id = `f-${f.name}`;
+  const label = t(`field.${f.name}`);
+  const err = error(f.name);
+  const described = [err ? `${id}-err` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const foot = (
+    <>
+      {hint ? <p id={`${id}-hint`} className="field-hint">{hint}</p> : null}
+      {err ? <p id={`${id}-err`} className="field-error" role="alert" data-testid={`${f.name}-error`}>{err}</p> : null}
+    </>
+  );
+  const common = { id, 'aria-invalid': err ? true : undefined, 'aria-describedby': described, 'data-testid': `field-${f.name}` } as const;
+
+  if (f.kind === 'boolean') {
+    return (
+      <div className="field bt-field-wide">
+        <label className="check" htmlFor={id}>
+          <input type="checkbox" {...common} {...register(f.name)} />
+          <span>{label}</span>
+        </label>
+        {foot}
+      </div>
+    );
+  }
+  if (f.kind === 'distances') {
+    return (
+      <div className="field bt-field-wide" role="group" aria-labelledby={`${id}-label`}>
+        <span id={`${id}-label`} className="bt-label">{label}</span>
+        <div className="bt-slots">
+          {Array.from({ length: DISTANCE_SLOTS }, (_, i) => {
+            const name = slotName(f.name, i);
+            const e = error(name);
+            return (
+              <div key={name} className="bt-slot">
+                <label htmlFor={`f-${name}`} className="bt-sublabel">{t('field.order', { n: i + 1 })}</label>
+                <input id={`f-${name}`} className="input num" inputMode="decimal" autoComplete="off" aria-invalid={e ? true : undefined} data-testid={`field-${name}`} {...register(name)} />
+                {e ? <p className="field-error" role="alert" data-testid={`${name}-error`}>{e}</p> : null}
+              </div>
+            );
+          })}
+        </div>
+        {foot}
+      </div>
+    );
+  }
+  let control;
+  if (f.kind === 'symbol' && currencies.length) {
+    control = (
+      <select className="input" {...common} {...register(f.name)}>
+        {currencies.map((c) => (
+          <option key={c.symbol} value={c.symbol}>{c.label ?? c.symbol}</option>
+        ))}
+      </select>
+    );
+  } else if (f.kind === 'enum' || f.kind === 'timezone') {
+    const options = f.name === 'interval' ? intervals : f.kind === 'timezone' ? TIMEZONES : f.options ?? [];
+    const text = (o: string) => (f.name === 'side' || f.name === 'unit' ? t(`option.${o}`) : o);
+    control = (
+      <select className="input" {...common} {...register(f.name)}>
+        {f.optional && f.defaultValue === undefined ? <option value="">{t('fieldHint.optional')}</option> : null}
+        {options.map((o) => (
+          <option key={o} value={o}>{text(o)}</option>
+        ))}
+      </select>
+    );
+  } else {
+    const type = f.kind === 'date' ? 'date' : f.kind === 'time' ? 'time' : 'text';
+    const numeric = f.kind === 'number' || f.kind === 'integer';
+    const placeholder = f.defaultValue !== undefined && numeric ? t('option.default', { value: typeof f.defaultValue === 'number' || typeof f.defaultValue === 'string' ? String(f.defaultValue) : '' }) : f.optional && numeric ? t('fieldHint.optional') : undefined;
+    control = (
+      <input
+        className={`input${numeric ? ' num' : ''}`}
+        type={type}
+        inputMode={f.kind === 'integer' ? 'numeric' : numeric ? 'decimal' : undefined}
+        autoComplete="off"
+        placeholder={placeholder}
+        {...common}
+        {...register(f.name)}
+      />
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {control}
+      {foot}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+// Small pieces shared by the backtest screens: progress bar, status badge, metric with its
+// definition one tap away, confirmation sheet, empty state, and display helpers.
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { IconInfo } from '../../components/icons';
+import { Sheet } from '../../components/Sheet';
+import { formatCompact, formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { useAppStore } from '../../lib/store';
+import { upDownColors } from './chartData';
+
+export function ProgressBar({ percent, label, testId = 'progress' }: { percent: number; label?: string; testId?: string }) {
+  const p = Math.max(0, Math.min(100, Math.round(percent)));
+  return (
+    <div className="bt-progress" data-testid={testId} data-progress={p}>
+      <div className="bt-progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} aria-label={label}>
+        <div className="bt-progress-fill" style={{ width: `${p}%` }} />
+      </div>
+      <span className="num bt-progress-text">{label ? `${label} ` : ''}{p}%</span>
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: number }) {
+  const { t } = useTranslation();
+  const kind = status === 1 ? 'running' : status === 2 ? 'ok' : 'bad';
+  return (
+    <span className={`bt-status bt-status-${kind}`} data-testid="backtest-status" data-status={status}>
+      {t(`status.${status}`)}
+    </span>
+  );
+}
+
+/** The info icon beside a figure: opens the definition (ui.md: one tap away). */
+export function InfoButton({ metric }: { metric: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const name = t(`metric.${metric}`);
+  return (
+    <>
+      <button type="button" className="bt-info" aria-label={t('backtest.definitionOf', { name })} onClick={() => setOpen(true)} data-testid={`info-${metric}`}>
+        <IconInfo />
+      </button>
+      {open ? (
+        <Sheet title={name} onClose={() => setOpen(false)} testId="metric-definition">
+          <p className="bt-definition">{t(`metricDef.${metric}`)}</p>
+        </Sheet>
+      ) : null}
+    </>
+  );
+}
+
+export type Tone = 'up' | 'down' | undefined;
+export const toneOf = (value: unknown): Tone => {
+  const n = toNumber(value);
+  return n === undefined || n === 0 ? undefined : n > 0 ? 'up' : 'down';
+};
+
+/** A figure with its label and definition; `tone` colours it up/down (with the sign, never colour alone). */
+export function Metric({ metric, value, tone, testId }: { metric: string; value: ReactNode; tone?: Tone; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="bt-metric" data-testid={testId ?? `metric-${metric}`}>
+      <dt>
+        <span>{t(`metric.${metric}`)}</span>
+        <InfoButton metric={metric} />
+      </dt>
+      <dd className={`num${tone ? ` tone-${tone}` : ''}`}>{value}</dd>
+    </div>
+  );
+}
+
+export function ConfirmSheet({ title, message, confirmLabel, onConfirm, onClose, busy }: { title: string; message: string; confirmLabel: string; onConfirm: () => void; onClose: () => void; busy?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Sheet title={title} onClose={onClose} testId="confirm-sheet">
+      <p className="bt-definition">{message}</p>
+      <div className="bt-actions">
+        <Button variant="secondary" onClick={onClose} data-testid="confirm-cancel">
+          {t('backtest.keep')}
+        </Button>
+        <Button variant="danger" busy={busy} onClick={onConfirm} data-testid="confirm-ok">
+          {confirmLabel}
+        </Button>
+      </div>
+    </Sheet>
+  );
+}
+
+export function EmptyState({ text, action, testId = 'empty-state' }: { text: string; action?: ReactNode; testId?: string }) {
+  return (
+    <div className="bt-empty" data-testid={testId}>
+      <p>{text}</p>
+      {action}
+    </div>
+  );
+}
+
+/** Inline notice (e.g. the server's "upgrade to VIP" message), shown in place, not as a toast. */
+export function Notice({ children, tone = 'info', testId = 'notice' }: { children: ReactNode; tone?: 'info' | 'error'; testId?: string }) {
+  return (
+    <div className={`bt-notice bt-notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid={testId}>
+      {children}
+    </div>
+  );
+}
+
+/** Display helpers bound to the user's locale. */
+export function useFormatters() {
+  const locale = useAppStore((s) => s.locale);
+  const tag = locale === 'in_ID' ? 'id-ID' : locale;
+  const money = (v: unknown) => formatCompact(v, locale, 2);
+  const signedMoney = (v: unknown) => {
+    const n = toNumber(v);
+    return n !== undefined && n > 0 ? `+${money(n)}` : money(v);
+  };
+  const percent = (v: unknown) => formatPercent(v);
+  const plainPercent = (v: unknown) => (toNumber(v) === undefined ? '--' : `${formatNumber((toNumber(v) ?? 0) * 100, { decimals: 2 })}%`);
+  const ratio = (v: unknown) => formatNumber(v, { decimals: 2 });
+  const count = (v: unknown) => formatNumber(v, { decimals: 0 });
+  const price = (v: unknown, digits = 5) => formatNumber(v, { maxDecimals: digits });
+  const date = (ms: unknown, timeZone = 'UTC', withTime = false) => {
+    const n = toNumber(ms);
+    if (n === undefined) return '--';
+    try {
+      return new Intl.DateTimeFormat(tag, { year: 'numeric', month: '2-digit', day: '2-digit', ...(withTime ? { hour: '2-digit', minute: '2-digit', hour12: false } : {}), timeZone }).format(n);
+    } catch {
+      return new Date(n).toISOString().slice(0, withTime ? 16 : 10).replace('T', ' ');
+    }
+  };
+  const duration = (ms: unknown) => {
+    const n = toNumber(ms);
+    if (n === undefined) return '--';
+    const days = n / 86_400_000;
+    return days >= 1 ? `${formatNumber(days, { decimals: 1 })} d` : `${formatNumber(n / 3_600_000, { decimals: 1 })} h`;
+  };
+  return { locale, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors: upDownColors(locale) };
+}
