@@ -210,6 +210,14 @@ describe('reference data', () => {
   it('accepts strings or objects for tactics and currencies', () => {
     expect(normalizeTactics(['grid', { value: 'single', label: 'Trend' }, { type: 'pegasus' }, 5])).toEqual([{ value: 'grid' }, { value: 'single', label: 'Trend' }, { value: 'pegasus' }]);
     expect(normalizeTactics({ list: ['grid'] })).toEqual([{ value: 'grid' }]);
+    // contracts market.ts shapes
+    expect(normalizeTactics([{ type: 'grid', nameKey: 'strategy.grid', page: 'crypto_grid' }])).toEqual([{ value: 'grid', page: 'crypto_grid' }]);
+    const instrument = { market: 'crypto', quote: 'USDT', tickSize: 0.1, digits: 1, contractSize: 0.001, minQty: 1, qtyStep: 1, maxLeverage: 125 };
+    expect(
+      normalizeCurrencies([
+        { symbol: 'BTCUSDT', instrument, ranges: [{ source: 'binance', timeframe: '1m', firstTime: 5, lastTime: 50, count: 9 }, { source: 'binance', timeframe: '1h', firstTime: 1, lastTime: 40, count: 2 }] },
+      ]),
+    ).toEqual([{ symbol: 'BTCUSDT', from: 1, to: 50, instrument }]);
     expect(normalizeCurrencies([{ symbol: 'BTCUSDT', from: 1, to: 2 }, 'EURUSD', { symbol: 'X', firstTime: '2025-01-01T00:00:00Z' }])).toEqual([
       { symbol: 'BTCUSDT', from: 1, to: 2 },
       { symbol: 'EURUSD' },

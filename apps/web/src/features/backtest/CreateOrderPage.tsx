@@ -157,7 +157,9 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
     if (f.name === 'makerFee' || f.name === 'takerFee') return t('fieldHint.fee');
     if (LOT_FIELDS.has(f.name)) {
       if (market === 'forex') return t('fieldHint.lotsForex');
-      if (contract) return t('fieldHint.contract', { size: fmt.price(contract.ctVal * contract.ctMult, 8), base: symbol.replace(/USDT?$/, ''), min: fmt.price(contract.minSz, 8) });
+      const size = contract ? contract.ctVal * contract.ctMult : currency?.instrument?.contractSize;
+      const min = contract ? contract.minSz : currency?.instrument?.minQty;
+      if (size !== undefined && min !== undefined) return t('fieldHint.contract', { size: fmt.price(size, 8), base: symbol.replace(/USDT?$/, ''), min: fmt.price(min, 8) });
       return t('fieldHint.lotsCrypto');
     }
     return undefined;

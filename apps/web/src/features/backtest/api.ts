@@ -53,6 +53,8 @@ export interface TacticItem {
   value: string;
   /** Localized display name from the server, when given. */
   label?: string;
+  /** The server's create-order page for this market (contracts market.ts `tacticsItem.page`). */
+  page?: string;
 }
 
 /** tactics-selection answers a list of strategies; accept plain strings or objects. */
@@ -65,7 +67,11 @@ export function normalizeTactics(data: unknown): TacticItem[] {
       const o = item as Record<string, unknown>;
       const value = [o.value, o.type, o.strategy, o.key].find((v): v is string => typeof v === 'string');
       const label = [o.label, o.text, o.name].find((v): v is string => typeof v === 'string');
-      if (value) out.push(label ? { value, label } : { value });
+      if (!value) continue;
+      const tactic: TacticItem = { value };
+      if (label) tactic.label = label;
+      if (typeof o.page === 'string' && o.page) tactic.page = o.page;
+      out.push(tactic);
     }
   }
   return out;
@@ -81,10 +87,12 @@ export function useTactics(dataSource: string, robot = false) {
 
 export interface CurrencyItem {
   symbol: string;
-  /** Data range of the symbol, ms UTC, when known. */
+  /** Data range of the symbol, ms UTC, when known (the union of its stored series). */
   from?: number;
   to?: number;
   label?: string;
+  /** Instrument facts of contracts market.ts (digits, minQty, qtyStep, contractSize …). */
+  instrument?: { digits?: number; minQty?: number; qtyStep?: number; contractSize?: number; maxLeverage?: number };
 }
 
 const msOf = (v: unknown): number | undefined => {
@@ -106,8 +114,13 @@ export function normalizeCurrencies(data: unknown): CurrencyItem[] {
       const symbol = [o.symbol, o.value, o.name].find((v): v is string => typeof v === 'string');
       if (!symbol) continue;
       const c: CurrencyItem = { symbol };
-      const from = msOf(o.from ?? o.firstTime ?? o.startTime ?? o.dataFrom ?? o.start);
-      const to = msOf(o.to ?? o.lastTime ?? o.endTime ?? o.dataTo ?? o.end);
+      // contracts market.ts: `ranges: [{ source, timeframe, firstTime, lastTime, count }]`.
+      const ranges = Array.isArray(o.ranges) ? (o.ranges as Record<string, unknown>[]) : [];
+      const firsts = ranges.map((r) => msOf(r.firstTime)).filter((v): v is number => v !== undefined);
+      const lasts = ranges.map((r) => msOf(r.lastTime)).filter((v): v is number => v !== undefined);
+      const from = firsts.length ? Math.min(...firsts) : msOf(o.from ?? o.firstTime ?? o.startTime ?? o.start);
+      const to = lasts.length ? Math.max(...lasts) : msOf(o.to ?? o.lastTime ?? o.endTime ?? o.end);
+      if (o.instrument && typeof o.instrument === 'object') c.instrument = o.instrument;
       if (from !== undefined) c.from = from;
       if (to !== undefined) c.to = to;
       if (typeof o.label === 'string') c.label = o.label;
@@ -148,7 +161,11 @@ export function useContractInfo(instId: string | undefined) {
     queryFn: () =>
       getContractInfo(
         instId!,
-        (id) => api.get<{ ctVal: number; ctMult: number; minSz: number } | null>(PATHS.contract, { query: { instId: id }, silent: true }),
+        async (id) => {
+          // contracts market.ts: decimal strings as the exchange gives them, or null.
+          const info = await api.get<{ ctVal: string; ctMult: string; minSz: string } | null>(PATHS.contract, { query: { instId: id }, silent: true });
+          return info ? { ctVal: Number(info.ctVal), ctMult: Number(info.ctMult), minSz: Number(info.minSz) } : null;
+        },
         browserStorage(),
       ),
     staleTime: Infinity,
