@@ -1,7 +1,7 @@
 // Starts an SMTP sink and the real server (API + built SPA) on a fresh embedded database.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DATA_DIR, E2E_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
@@ -41,6 +41,9 @@ export default async function globalSetup(): Promise<void> {
       DATA_DIR,
       DATABASE_URL: '',
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      // Real candles for the backtest flows: every file of ../shared/data is imported at start
+      // (in the background; e2e/backtest.spec.ts waits for the symbols it needs).
+      MARKET_DATA_DIR: process.env.E2E_MARKET_DATA_DIR ?? resolve(import.meta.dirname, '../../../shared/data'),
       LOG_LEVEL: 'info',
     },
   });

@@ -1,0 +1,203 @@
+// A VIP user on a phone and on a desktop: AI recommendation for BTCUSDT on real candles
+// (../shared/data, imported by the e2e server through MARKET_DATA_DIR), a backtest from a preset
+// with live progress, the report with a metric definition, the order log and the full-screen
+// K-line; then a forex EURUSD backtest from a recommendation opened in the create-order form
+// (client-side validation first), its report and K-line; finally the records list.
+import { execFileSync } from 'node:child_process';
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { DATA_DIR } from './support/env';
+import { waitForCode } from './support/mailbox';
+
+const PASSWORD = 'Trader2026x';
+const MINUTE = 60_000;
+
+async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/backtest-${step}.png`, fullPage: true });
+}
+
+const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true }).first();
+
+interface Envelope<T> {
+  code: string;
+  msg: string;
+  data: T;
+}
+
+/** Registers through the API (code from the SMTP sink) and grants VIP1 with the operator command. */
+async function registerVip(request: APIRequestContext, mail: string): Promise<void> {
+  const since = Date.now();
+  const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
+  expect(sent.code, sent.msg).toBe('00000');
+  const code = await waitForCode(mail, since - 1000);
+  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
+  expect(reg.code, reg.msg).toBe('00000');
+  // Same DATA_DIR as the e2e server; ops reaches its PGlite through the socket while it runs.
+  execFileSync('npm', ['run', '--silent', 'ops', '--', 'user:set-level', mail, 'VIP1'], {
+    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
+    stdio: 'pipe',
+    timeout: 2 * MINUTE,
+  });
+}
+
+interface Series {
+  symbol: string;
+  source: string;
+  timeframe: string;
+  count: number;
+}
+interface Status {
+  series: Series[];
+  imports: { symbol: string; status: string }[];
+}
+
+/** MARKET_DATA_DIR imports run in the background at start: wait until the symbol's files are in. */
+async function waitForSymbol(request: APIRequestContext, dataSource: string, symbol: string, timeoutMs = 8 * MINUTE): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const list = (await (await request.get(`/order/api/currency-list?dataSource=${dataSource}`)).json()) as Envelope<{ symbol: string }[] | null>;
+    const status = (await (await request.get('/order/api/market-data/status')).json()) as Envelope<Status | null>;
+    const listed = list.code === '00000' && (list.data ?? []).some((c) => c.symbol === symbol);
+    const pending = (status.data?.imports ?? []).filter((i) => i.symbol === symbol && (i.status === 'queued' || i.status === 'running'));
+    last = `listed=${listed} pending=${pending.length} ${status.msg}`;
+    if (listed && status.code === '00000' && pending.length === 0) return;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  throw new Error(`${symbol} has no imported candles after ${timeoutMs} ms (${last})`);
+}
+
+async function login(page: Page, mail: string): Promise<void> {
+  await page.goto('/#/pages/login/login');
+  await page.getByTestId('login-email').fill(mail);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await expect(page).not.toHaveURL(/login/);
+}
+
+async function chooseMarket(page: Page, type: 'binance' | 'mt5'): Promise<void> {
+  await visible(page, 'market-switcher').click();
+  await page.getByTestId(`market-option-${type}`).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', type === 'mt5' ? 'forex' : 'crypto');
+}
+
+/** Recommendation with live progress → presets. */
+async function recommend(page: Page, info: TestInfo, symbol: string, strategy: string, prefix: string): Promise<void> {
+  await page.goto('/#/pages/backtest/recommandParams');
+  await expect(page.getByTestId('recommend-form')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('rec-strategy').selectOption(strategy);
+  await page.getByTestId('rec-symbol').selectOption(symbol);
+  await expect(page.getByTestId('symbol-range')).toBeVisible();
+  // A capital under the minimum is refused next to the field, in place.
+  await page.getByTestId('rec-capital').fill('500');
+  await page.getByTestId('get-recommendation').click();
+  await expect(page.getByTestId('capital-error')).toBeVisible();
+  await page.getByTestId('rec-capital').fill('10000');
+  await shot(page, info, `${prefix}-01-form`);
+  await page.getByTestId('get-recommendation').click();
+  await expect(page).toHaveURL(/rec=\d+/);
+  // Live progress while the search runs (it may already be done on a fast machine).
+  await expect(page.getByTestId('recommend-running').or(page.getByTestId('presets'))).toBeVisible();
+  if (await page.getByTestId('recommend-running').isVisible()) await shot(page, info, `${prefix}-02-recommending`);
+  await expect(page.getByTestId('presets')).toBeVisible({ timeout: 4 * MINUTE });
+  await expect(page.getByTestId('preset-balanced')).toBeVisible();
+  await expect(page.getByTestId('preset-balanced')).toContainText('%');
+  await shot(page, info, `${prefix}-03-presets`);
+}
+
+/** On the detail page: live progress, then the report, a metric definition, curve, order log, K-line. */
+async function readReport(page: Page, info: TestInfo, prefix: string): Promise<void> {
+  await expect(page).toHaveURL(/resultDetail\?id=\d+/);
+  const detail = page.getByTestId('result-detail');
+  await expect(detail).toBeVisible();
+  if ((await detail.getAttribute('data-status')) === '1') {
+    await expect(page.getByTestId('detail-progress')).toBeVisible();
+    await shot(page, info, `${prefix}-04-progress`);
+  }
+  await expect(detail).not.toHaveAttribute('data-status', '1', { timeout: 3 * MINUTE });
+  const status = await detail.getAttribute('data-status');
+  // 2 success, 4 liquidate, 5 capital all come with a report; 3 (fail) names its reason.
+  if (status === '3') {
+    await expect(page.getByTestId('status-reason')).toBeVisible();
+    throw new Error(`backtest failed: ${await page.getByTestId('status-reason').textContent()}`);
+  }
+  await expect(page.getByTestId('report')).toBeVisible();
+  await expect(page.getByTestId('metric-totalReturn')).toContainText(/%|--/);
+  await expect(page.getByTestId('metric-tradeCount')).toBeVisible();
+  await expect(page.getByTestId('equity-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('order-log')).toBeVisible();
+  await shot(page, info, `${prefix}-05-report`);
+
+  // Every metric's definition is one tap away.
+  await page.getByTestId('info-maxDrawdown').click();
+  await expect(page.getByTestId('metric-definition')).toBeVisible();
+  await shot(page, info, `${prefix}-06-definition`);
+  await page.getByTestId('sheet-close').filter({ visible: true }).first().click();
+  await expect(page.getByTestId('metric-definition')).toBeHidden();
+
+  // Full-screen K-line with trade markers, zoom and back.
+  await page.getByTestId('open-kline').click();
+  await expect(page).toHaveURL(/fullScreenKline\?id=\d+/);
+  const chart = page.getByTestId('kline-chart');
+  await expect(chart).toBeVisible({ timeout: 30_000 });
+  await expect(chart.locator('canvas').first()).toBeVisible();
+  expect(Number(await chart.getAttribute('data-candles'))).toBeGreaterThan(10);
+  await expect(page.getByTestId('side-menu')).toHaveCount(0);
+  await shot(page, info, `${prefix}-07-kline`);
+  const box = await chart.boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+    await page.mouse.wheel(0, -400); // zoom in
+  }
+  await page.getByTestId('kline-fit').click();
+  await page.getByTestId('kline-back').click();
+  await expect(page).toHaveURL(/resultDetail\?id=\d+/);
+}
+
+test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads the reports and K-lines', async ({ page, request }, info) => {
+  test.setTimeout(25 * MINUTE);
+  const mail = `vip.${info.project.name}.${Date.now()}@example.com`;
+  await registerVip(request, mail);
+  await waitForSymbol(request, 'binance', 'BTCUSDT');
+  await login(page, mail);
+
+  // ---- crypto: BTCUSDT recommendation → backtest from the balanced preset ----
+  await page.goto('/#/');
+  await chooseMarket(page, 'binance');
+  await recommend(page, info, 'BTCUSDT', 'grid', 'btc');
+  const presetAi = page.getByTestId('preset-balanced').getByTestId('preset-ai');
+  if (await presetAi.count()) await expect(presetAi).toContainText('%');
+  await page.getByTestId('run-balanced').click();
+  await readReport(page, info, 'btc');
+
+  // ---- forex: EURUSD recommendation → edited in the create-order form → backtest ----
+  await waitForSymbol(request, 'mt5', 'EURUSD');
+  await chooseMarket(page, 'mt5');
+  await recommend(page, info, 'EURUSD', 'grid', 'eur');
+  await page.getByTestId('edit-balanced').click();
+  await expect(page).toHaveURL(/pages\/createOrder\/forex_grid\?/);
+  const form = page.getByTestId('strategy-form');
+  await expect(form).toBeVisible();
+  await expect(page.getByTestId('field-symbol')).toHaveValue('EURUSD');
+  await expect(page.getByTestId('field-spread')).not.toHaveValue('');
+  // The strategy's own schema is checked on the client: errors next to the fields, translated.
+  const gridNumber = await page.getByTestId('field-gridNumber').inputValue();
+  await page.getByTestId('field-gridNumber').fill('1');
+  await page.getByTestId('field-capital').fill('500');
+  await page.getByTestId('create-submit').click();
+  await expect(page.getByTestId('gridNumber-error')).toBeVisible();
+  await expect(page.getByTestId('capital-error')).toBeVisible();
+  await shot(page, info, 'eur-04-form-errors');
+  await page.getByTestId('field-gridNumber').fill(gridNumber || '10');
+  await page.getByTestId('field-capital').fill('10000');
+  await page.getByTestId('create-submit').click();
+  await readReport(page, info, 'eur');
+
+  // ---- records: both backtests are listed under "completed" (or "failed" for a liquidation) ----
+  await page.goto('/#/pages/backtest/backtestRecord?tab=completed');
+  await expect(page.getByTestId('records-panel')).toBeVisible();
+  await page.getByTestId('records-tab-running').click();
+  await expect(page.getByTestId('records-panel')).toHaveAttribute('data-tab', 'running');
+  await page.getByTestId('records-tab-completed').click();
+  await expect(visible(page, 'record-row').or(page.getByTestId('records-empty'))).toBeVisible();
+  await shot(page, info, '08-records');
+});
