@@ -61,6 +61,7 @@ export const configSchema = z.object({
   /** Origins of the exchanges' REST APIs for candle imports (a proxy or a local stand-in). */
   MARKET_BINANCE_URL: optionalUrl(/^https?:$/),
   MARKET_OKX_URL: optionalUrl(/^https?:$/),
+  MARKET_DUKASCOPY_URL: optionalUrl(/^https?:$/),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };

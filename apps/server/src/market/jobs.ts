@@ -1,9 +1,11 @@
-// pg-boss queues of the market data service: file imports (MARKET_DATA_DIR) and exchange imports.
+// pg-boss queues of the market data service: file imports (MARKET_DATA_DIR) and exchange imports
+// (ccxt and dukascopy runs share the exchange queue; the run's kind picks the importer).
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '@lq/db';
-import { importCandleFile, scanMarketDataDir, type FileImportJob } from './imports';
+import { runDukascopyImport } from './dukascopy';
 import { runExchangeImport, type ExchangeImportJob } from './exchange';
+import { getImportRun, importCandleFile, scanMarketDataDir, type FileImportJob } from './imports';
 
 export const MARKET_QUEUES = {
   fileImport: 'market-file-import',
@@ -40,7 +42,9 @@ export async function registerMarketJobs(
     }
   });
   await boss.work<ExchangeImportJob>(MARKET_QUEUES.exchangeImport, { pollingIntervalSeconds: 1 }, async ([job]) => {
-    await runExchangeImport(database, job.data, log);
+    const run = await getImportRun(database, job.data.runId);
+    if (run?.kind === 'dukascopy') await runDukascopyImport(database, run.id, log);
+    else await runExchangeImport(database, job.data, log);
   });
 }
 

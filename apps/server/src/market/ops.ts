@@ -1,6 +1,7 @@
 // Operator commands of the market data service (wired into `npm run ops` by ops/commands.ts).
 import type { DatabaseHandle } from '@lq/db';
 import { loadConfig } from '../config';
+import { createDukascopyRun, runDukascopyImport } from './dukascopy';
 import { createExchangeRun, EXCHANGES, runExchangeImport, type ExchangeName } from './exchange';
 import { importCandleFile, latestImportRuns, MarketImportError } from './imports';
 import { listSeries } from './store';
@@ -11,8 +12,9 @@ export const MARKET_USAGE = `  data:import <file> [--symbol S] [--source name] [
                                               import a candle CSV / CSV.gz (common, Binance kline, MT5);
                                               names like binance_BTCUSDT_1m.csv.gz give the defaults
   data:list                                   list the candle series in the store and the latest imports
-  data:fetch <binance|okx> <SYMBOL> --from <date> [--to <date>] [--timeframe tf]
-                                              fetch the missing candles of a USDT perpetual through ccxt`;
+  data:fetch <binance|okx|dukascopy> <SYMBOL> --from <date> [--to <date>] [--timeframe tf]
+                                              fetch missing candles: USDT perpetuals through ccxt,
+                                              forex (EURUSD, GBPUSD, USDJPY, XAUUSD) from Dukascopy`;
 
 /** `--name value` flags and positional arguments; unknown flags are refused. */
 export function parseFlags(args: string[], known: readonly string[]): { positional: string[]; flags: Record<string, string> } {
@@ -116,28 +118,36 @@ export const MARKET_COMMANDS: Record<string, OpsCommand> = {
       const { positional, flags } = parseFlags(args, ['from', 'to', 'timeframe', 'api']);
       const [exchange, symbol] = positional;
       if (positional.length !== 2 || !flags.from) {
-        throw new MarketImportError('usage: data:fetch <binance|okx> <SYMBOL> --from <date> [--to <date>] [--timeframe tf]');
+        throw new MarketImportError('usage: data:fetch <binance|okx|dukascopy> <SYMBOL> --from <date> [--to <date>] [--timeframe tf]');
       }
-      if (!(EXCHANGES as readonly string[]).includes(exchange)) throw new MarketImportError(`exchange must be one of ${EXCHANGES.join(', ')}`);
+      if (![...EXCHANGES, 'dukascopy'].includes(exchange)) {
+        throw new MarketImportError(`source must be one of ${[...EXCHANGES, 'dukascopy'].join(', ')}`);
+      }
       const config = loadConfig();
-      const apiOrigin = flags.api ?? (exchange === 'okx' ? config.MARKET_OKX_URL : config.MARKET_BINANCE_URL);
-      const runId = await createExchangeRun(db, {
-        exchange: exchange as ExchangeName,
+      const request = {
         symbol,
         timeframe: flags.timeframe ?? '1m',
         fromMs: parseDate(flags.from, 'from'),
         toMs: flags.to ? parseDate(flags.to, 'to') : Date.now(),
-        apiOrigin,
-      });
+      };
       let lastShown = -1;
-      const r = await runExchangeImport(db, { runId }, { info: () => undefined, warn: () => undefined }, {
-        onProgress: (pct, rows) => {
-          if (pct >= lastShown + 10) {
-            lastShown = pct;
-            out(`${String(pct).padStart(3)}%  ${rows} rows`);
-          }
-        },
-      });
+      const onProgress = (pct: number, rows: number) => {
+        if (pct >= lastShown + 10) {
+          lastShown = pct;
+          out(`${String(pct).padStart(3)}%  ${rows} rows`);
+        }
+      };
+      const quiet = { info: () => undefined, warn: () => undefined };
+      let runId: number;
+      let r: { status: string; rows: number; message?: string };
+      if (exchange === 'dukascopy') {
+        runId = await createDukascopyRun(db, { ...request, apiOrigin: flags.api ?? config.MARKET_DUKASCOPY_URL });
+        r = await runDukascopyImport(db, runId, quiet, { onProgress });
+      } else {
+        const apiOrigin = flags.api ?? (exchange === 'okx' ? config.MARKET_OKX_URL : config.MARKET_BINANCE_URL);
+        runId = await createExchangeRun(db, { exchange: exchange as ExchangeName, ...request, apiOrigin });
+        r = await runExchangeImport(db, { runId }, quiet, { onProgress });
+      }
       if (r.status === 'failed') throw new MarketImportError(`${r.message ?? 'failed'} (run ${runId})`);
       out(`fetched ${r.rows} candles (run ${runId})`);
     },
