@@ -191,6 +191,9 @@ describe('GET /order/api/market-data/status', () => {
     expect(body.data.series.map((s) => `${s.source}:${s.symbol}`)).toEqual(expect.arrayContaining(['binance:BTCUSDT', 'dukascopy:EURUSD']));
     expect(body.data.imports.some((i) => i.kind === 'file' && i.status === 'done')).toBe(true);
     expect(body.data.imports.some((i) => i.status === 'failed' && i.message)).toBe(true);
+    // File messages name the file, not where it lies on the server.
+    expect(body.data.imports.some((i) => i.message?.startsWith('cannot read binance_BTCUSDT_1m.csv: ENOENT'))).toBe(true);
+    expect(JSON.stringify(body.data)).not.toContain('/nonexistent/');
     expect(body.data.sources.find((s) => s.source === 'dukascopy')?.status).toBe('done');
   });
 });

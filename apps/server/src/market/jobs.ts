@@ -43,8 +43,11 @@ export async function registerMarketJobs(
   });
   await boss.work<ExchangeImportJob>(MARKET_QUEUES.exchangeImport, { pollingIntervalSeconds: 1 }, async ([job]) => {
     const run = await getImportRun(database, job.data.runId);
-    if (run?.kind === 'dukascopy') await runDukascopyImport(database, run.id, log);
-    else await runExchangeImport(database, job.data, log);
+    const r =
+      run?.kind === 'dukascopy' ? await runDukascopyImport(database, run.id, log) : await runExchangeImport(database, job.data, log);
+    // The run is already marked failed with its reason; failing the job lets pg-boss retry it once
+    // (retryDelay), which resumes after the run's cursor.
+    if (r.status === 'failed') throw new Error(r.message ?? 'import failed');
   });
 }
 

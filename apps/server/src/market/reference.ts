@@ -138,12 +138,14 @@ export async function marketStatus(database: DatabaseHandle): Promise<MarketData
   const [series, runs, latest] = await Promise.all([
     listSeries(database),
     latestImportRuns(database, 20),
-    database.exec<{ source: string; status: string; message: string | null; updated_at: Date | string }>(
-      `select distinct on (source) source, status, message, updated_at
+    database.exec<{ source: string; kind: string; status: string; message: string | null; updated_at: Date | string }>(
+      `select distinct on (source) source, kind, status, message, updated_at
          from market_imports order by source, id desc`,
     ),
   ]);
   const iso = (d: Date | string) => new Date(d).toISOString();
+  // Messages may name server paths (file imports); the page needs the file name only.
+  const plain = (kind: string, m: string | null) => (m === null || kind !== 'file' ? m : m.replace(/(?:[A-Za-z]:)?[\\/](?:[^\s:\\/]+[\\/])+([^\s:\\/]+)/g, '$1'));
   return {
     series: series.map((s) => ({ ...s })),
     imports: runs.map((r) => ({
@@ -155,9 +157,9 @@ export async function marketStatus(database: DatabaseHandle): Promise<MarketData
       status: r.status,
       progress: r.progress,
       rows: r.rows,
-      message: r.message,
+      message: plain(r.kind, r.message),
       updatedAt: iso(r.updatedAt),
     })),
-    sources: latest.map((l) => ({ source: l.source, status: l.status, message: l.message, updatedAt: iso(l.updated_at) })),
+    sources: latest.map((l) => ({ source: l.source, status: l.status, message: plain(l.kind, l.message), updatedAt: iso(l.updated_at) })),
   };
 }
