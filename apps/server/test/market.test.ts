@@ -13,6 +13,7 @@ describe('market data helpers', () => {
     expect(inferSeriesFromFileName('ETHUSDT-5m-2024-01.csv.gz')).toEqual({ symbol: 'ETHUSDT', timeframe: '5m' });
     expect(inferSeriesFromFileName('EURUSD_M1.csv')).toEqual({ symbol: 'EURUSD', timeframe: '1m' });
     expect(inferSeriesFromFileName('EURUSD_H4.csv')).toEqual({ symbol: 'EURUSD', timeframe: '4h' });
+    expect(inferSeriesFromFileName('XAUUSD_M5_202401020000_202412312355.csv')).toEqual({ symbol: 'XAUUSD', timeframe: '5m' });
     expect(inferSeriesFromFileName('notes.csv')).toEqual({});
     expect(inferSeriesFromFileName('binance_BTCUSDT_7m.csv')).toEqual({});
   });

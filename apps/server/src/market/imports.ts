@@ -128,7 +128,8 @@ export const CANDLE_FILE = /\.csv(\.gz)?$/i;
 
 /**
  * Series key parts from a file name: `binance_BTCUSDT_1m.csv.gz` → binance / BTCUSDT / 1m;
- * `BTCUSDT-1m-2024-01-01.csv` (Binance dumps) → BTCUSDT / 1m; `EURUSD_M1.csv` (MT5) → EURUSD / 1m.
+ * `BTCUSDT-1m-2024-01-01.csv` (Binance dumps) → BTCUSDT / 1m; `EURUSD_M1.csv` and
+ * `EURUSD_M1_202401020000_202412312359.csv` (MT5) → EURUSD / 1m.
  */
 export function inferSeriesFromFileName(file: string): Partial<SeriesKey> {
   const base = path.basename(file).replace(/\.csv(\.gz)?$/i, '').replace(/\.gz$/i, '');
@@ -143,6 +144,9 @@ export function inferSeriesFromFileName(file: string): Partial<SeriesKey> {
   let m = /^([a-z0-9-]+)_([A-Za-z0-9]+)_(\w+)$/i.exec(base);
   if (m && tf(m[3])) return { source: m[1].toLowerCase(), symbol: m[2].toUpperCase(), timeframe: tf(m[3]) };
   m = /^([A-Za-z0-9]+)-(\w+?)(?:-\d{4}-\d{2}(?:-\d{2})?)?$/.exec(base);
+  if (m && tf(m[2])) return { symbol: m[1].toUpperCase(), timeframe: tf(m[2]) };
+  // MT5's own export name: EURUSD_M1_202401020000_202412312359
+  m = /^([A-Za-z0-9]+)_([MHD]\d+)_\d{8,14}_\d{8,14}$/i.exec(base);
   if (m && tf(m[2])) return { symbol: m[1].toUpperCase(), timeframe: tf(m[2]) };
   m = /^([A-Za-z0-9]+)_(\w+)$/.exec(base);
   if (m && tf(m[2])) return { symbol: m[1].toUpperCase(), timeframe: tf(m[2]) };
