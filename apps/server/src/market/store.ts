@@ -212,6 +212,9 @@ export async function loadCandleRange(
   key: SeriesKey & { fromMs: number; toMs: number },
 ): Promise<Candles> {
   const intervalMs = intervalToMs(key.timeframe);
+  if (!Number.isFinite(key.fromMs) || !Number.isFinite(key.toMs)) {
+    throw new RangeError(`candle range bounds must be finite ms (got ${key.fromMs}, ${key.toMs})`);
+  }
   const rows =
     key.toMs > key.fromMs
       ? await database.exec<{ count: number; data: string }>(
