@@ -17,6 +17,8 @@ import { EmptyState, Notice, ProgressBar, toneOf, useFormatters } from './ui';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The recommendation's range as the form's dates (its end time is exclusive: the day after the last one). */
+const rangeOf = (r: Recommendation) => ({ start: isoDay(r.startTime), end: isoDay(Math.max(r.startTime, r.endTime - 1)) });
 
 interface ServerProblem {
   text: string;
@@ -123,7 +125,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
     setProblem(null);
     setRunningTier(preset.tier);
     try {
-      const params = { ...preset.params, start: isoDay(r.startTime), end: isoDay(r.endTime) };
+      const params = { ...preset.params, ...rangeOf(r) };
       const result = await createBacktest({ type: 0, strategy: r.strategy, dataSource: r.dataSource, symbol: r.symbol, params });
       void invalidateBacktests(queryClient);
       showToast(t('backtest.started'), 'success');
@@ -137,7 +139,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
 
   const editPreset = (r: Recommendation, preset: RecommendPreset) => {
     if (!isStrategyKey(r.strategy)) return;
-    const params = { ...preset.params, start: isoDay(r.startTime), end: isoDay(r.endTime) };
+    const params = { ...preset.params, ...rangeOf(r) };
     void navigate(createOrderPath(r.strategy, marketOfDataSource(r.dataSource), { symbol: r.symbol, params: JSON.stringify(params) }));
   };
 
@@ -242,7 +244,7 @@ function RecommendationView({ rec, onStop, onRun, onEdit, runningTier, strategyL
     return (
       <section className="card bt-card" data-testid="recommend-running" aria-live="polite">
         <h2 className="bt-h2">{t('backtest.recommending')}</h2>
-        <p className="bt-sub">{strategyLabel} · {rec.symbol} · <span className="num">{fmt.date(rec.startTime)} – {fmt.date(rec.endTime)}</span></p>
+        <p className="bt-sub">{strategyLabel} · {rec.symbol} · <span className="num">{fmt.date(rec.startTime)} – {fmt.date(Math.max(rec.startTime, rec.endTime - 1))}</span></p>
         <ProgressBar percent={rec.progress} testId="recommend-progress" />
         <Button variant="secondary" onClick={onStop} data-testid="recommend-stop">
           {t('backtest.recommendCancel')}
