@@ -106,7 +106,8 @@ async function recommend(page: Page, info: TestInfo, symbol: string, strategy: s
 
 /** On the detail page: live progress, then the report, a metric definition, curve, order log, K-line. */
 async function readReport(page: Page, info: TestInfo, prefix: string): Promise<void> {
-  await expect(page).toHaveURL(/resultDetail\?id=\d+/);
+  // Creating loads the candles and queues the job: allow it a moment on a busy machine.
+  await expect(page).toHaveURL(/resultDetail\?id=\d+/, { timeout: MINUTE });
   const detail = page.getByTestId('result-detail');
   await expect(detail).toBeVisible();
   if ((await detail.getAttribute('data-status')) === '1') {
