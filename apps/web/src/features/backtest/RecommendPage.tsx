@@ -160,6 +160,9 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
 
       <section className="card bt-card" aria-labelledby="rec-form-title">
         <h2 id="rec-form-title" className="bt-h2">{t('page.recommandParams')}</h2>
+        <p className="bt-sub" data-testid="rec-market">
+          {t('backtest.market')}: {current.text || t(market === 'forex' ? 'market.forex' : 'market.crypto')}
+        </p>
         {loadingRefs ? (
           <div className="spinner" aria-label={t('common.loading')} />
         ) : !strategies.length ? (

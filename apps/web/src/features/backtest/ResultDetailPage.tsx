@@ -180,7 +180,7 @@ function ReportMetrics({ report: r }: { report: BacktestReport }) {
         <Metric metric="floatingPnl" value={fmt.signedMoney(r.floatingPnl)} tone={toneOf(r.floatingPnl)} />
         <Metric metric="exposureTime" value={fmt.plainPercent(r.exposureTime)} />
         <Metric metric="longestDrawdown" value={fmt.duration(r.longestDrawdownMs)} />
-        {r.ai ? <Metric metric="aiHitRate" value={t('backtest.aiHit', { hit: fmt.plainPercent(r.ai.hitRate), base: fmt.plainPercent(r.ai.baseRate) })} /> : null}
+        {r.ai ? <Metric metric="aiHitRate" value={t('backtest.aiHitShort', { hit: fmt.plainPercent(r.ai.hitRate), base: fmt.plainPercent(r.ai.baseRate) })} /> : null}
       </dl>
       {r.openPositions > 0 ? <p className="bt-sub">{t('backtest.openPositions', { count: r.openPositions })}</p> : null}
     </>
