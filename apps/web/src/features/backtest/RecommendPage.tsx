@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ERRORS, type RecommendPreset, type Recommendation } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError, TransportError } from '../../lib/api';
+import { on } from '../../lib/events';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { cancelRecommendation, createBacktest, createRecommendation, invalidateBacktests, useCurrencies, useRecommendation, useTactics } from './api';
@@ -16,6 +17,30 @@ import { createOrderPath, isStrategyKey, marketOfDataSource } from './strategies
 import { EmptyState, Notice, ProgressBar, toneOf, useFormatters } from './ui';
 
 const DAY = 86_400_000;
+/** The last recommendation of this tab, so leaving tab 1 and coming back shows it again (ui.md). */
+const LAST_REC_KEY = 'lq.lastRecommendation';
+const lastRecommendation = () => {
+  try {
+    return Number(sessionStorage.getItem(LAST_REC_KEY)) || undefined;
+  } catch {
+    return undefined;
+  }
+};
+// Another user may log in in this tab: forget the previous user's recommendation.
+on('logout', () => {
+  try {
+    sessionStorage.removeItem(LAST_REC_KEY);
+  } catch {
+    // nothing stored
+  }
+});
+const rememberRecommendation = (id: number) => {
+  try {
+    sessionStorage.setItem(LAST_REC_KEY, String(id));
+  } catch {
+    // private mode: the ?rec= of the address still works
+  }
+};
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The recommendation's range as the form's dates (its end time is exclusive: the day after the last one). */
 const rangeOf = (r: Recommendation) => ({ start: isoDay(r.startTime), end: isoDay(Math.max(r.startTime, r.endTime - 1)) });
@@ -75,7 +100,8 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
   const { start, end } = typedRange?.symbol === chosenSymbol ? typedRange : fallbackRange;
   const setRange = (r: { start: string; end: string }) => setTypedRange({ symbol: chosenSymbol, ...r });
 
-  const recId = Number(search.get('rec')) || undefined;
+  const [remembered] = useState(lastRecommendation);
+  const recId = Number(search.get('rec')) || remembered;
   const rec = useRecommendation(recId);
   const recommendation = rec.data;
 
@@ -106,6 +132,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
     try {
       const created = await createRecommendation({ strategy: chosenStrategy, dataSource, symbol: chosenSymbol, capital: cap, start, end });
       queryClient.setQueryData(['recommendation', created.id], created);
+      rememberRecommendation(created.id);
       setSearch({ rec: String(created.id) }, { replace: true });
     } catch (error) {
       setProblem(problemOf(error, t));

@@ -246,7 +246,8 @@ export function useRecommendation(id: number | undefined) {
   return useQuery({
     queryKey: ['recommendation', id],
     enabled: !!id,
-    queryFn: () => api.get<Recommendation>(PATHS.recommendGet, { query: { id: id! } }),
+    // Silent: a remembered id of another session may be gone; the page then shows the form only.
+    queryFn: () => api.get<Recommendation>(PATHS.recommendGet, { query: { id: id! }, silent: true }),
     refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : POLL_MS),
   });
 }
