@@ -23,15 +23,18 @@ interface Envelope<T> {
   data: T;
 }
 
-/** Registers through the API (code from the SMTP sink) and grants VIP1 with the operator command. */
-async function registerVip(request: APIRequestContext, mail: string): Promise<void> {
+/** Registers through the API, reading the code from the SMTP sink. */
+async function register(request: APIRequestContext, mail: string): Promise<void> {
   const since = Date.now();
   const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
   expect(sent.code, sent.msg).toBe('00000');
   const code = await waitForCode(mail, since - 1000);
   const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
   expect(reg.code, reg.msg).toBe('00000');
-  // Same DATA_DIR as the e2e server; ops reaches its PGlite through the socket while it runs.
+}
+
+/** Grants VIP1 with the operator command, on the e2e server's DATA_DIR (ops reaches its PGlite through the socket). */
+function grantVip(mail: string): void {
   execFileSync('npm', ['run', '--silent', 'ops', '--', 'user:set-level', mail, 'VIP1'], {
     env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
     stdio: 'pipe',
@@ -157,13 +160,22 @@ async function readReport(page: Page, info: TestInfo, prefix: string): Promise<v
 test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads the reports and K-lines', async ({ page, request }, info) => {
   test.setTimeout(25 * MINUTE);
   const mail = `vip.${info.project.name}.${Date.now()}@example.com`;
-  await registerVip(request, mail);
+  await register(request, mail);
   await waitForSymbol(request, 'binance', 'BTCUSDT');
   await login(page, mail);
 
-  // ---- crypto: BTCUSDT recommendation → backtest from the balanced preset ----
+  // ---- not VIP yet: the server's upgrade message is shown plainly, in place ----
   await page.goto('/#/');
   await chooseMarket(page, 'binance');
+  await page.goto('/#/pages/createOrder/crypto_grid');
+  await expect(page.getByTestId('strategy-form')).toBeVisible();
+  await page.getByTestId('create-submit').click();
+  await expect(page.getByTestId('form-server-error')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('upgrade-vip')).toBeVisible();
+  await shot(page, info, '00-not-vip');
+  grantVip(mail);
+
+  // ---- crypto: BTCUSDT recommendation → backtest from the balanced preset ----
   await recommend(page, info, 'BTCUSDT', 'grid', 'btc');
   const presetAi = page.getByTestId('preset-balanced').getByTestId('preset-ai');
   if (await presetAi.count()) await expect(presetAi).toContainText('%');
