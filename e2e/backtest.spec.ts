@@ -174,6 +174,8 @@ test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads
   await expect(page.getByTestId('upgrade-vip')).toBeVisible();
   await shot(page, info, '00-not-vip');
   grantVip(mail);
+  // A fresh session carries the new level.
+  await login(page, mail);
 
   // ---- crypto: BTCUSDT recommendation → backtest from the balanced preset ----
   await recommend(page, info, 'BTCUSDT', 'grid', 'btc');
