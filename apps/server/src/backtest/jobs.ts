@@ -34,6 +34,7 @@ function progressWriter(svc: BacktestService, kind: Kind, id: number, ac: AbortC
   let current = 1;
   let writing = false;
   const write = async (percent: number) => {
+    if (svc.closing) return; // released at shutdown: no heartbeat any more
     if (writing) {
       pending = percent;
       return;
@@ -294,9 +295,9 @@ export async function recoverRuns(svc: BacktestService, orphanAll: boolean): Pro
 /** Creates the queues; with `work`, starts the consumers, recovers interrupted runs and keeps checking. */
 export async function startBacktestJobs(boss: PgBoss, database: DatabaseHandle, log: FastifyBaseLogger, work: boolean): Promise<void> {
   const svc = backtestService(database);
+  svc.reopen();
   svc.boss = boss;
   svc.log = log;
-  svc.closing = false;
   await boss.createQueue(QUEUES.backtest);
   await boss.createQueue(QUEUES.recommend);
   if (!work) return;

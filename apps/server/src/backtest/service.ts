@@ -72,7 +72,7 @@ const MIN_RANGE_DAYS = 7;
 
 /** State shared by the routes and the job workers of one database: threads, running tasks, pg-boss. */
 export class BacktestService {
-  readonly runner = new ThreadRunner(1);
+  runner = new ThreadRunner(1);
   /** Running tasks of this process: `backtest:<id>` / `recommend:<id>` → abort. */
   readonly running = new Map<string, AbortController>();
   boss: PgBoss | undefined;
@@ -98,11 +98,39 @@ export class BacktestService {
     this.running.get(`${kind}:${id}`)?.abort();
   }
 
+  /**
+   * Shutdown: runs in progress are released (their rows go back to "queued" and their jobs end),
+   * so the start-up recovery of the next worker process queues them again; then threads stop.
+   */
   async close(): Promise<void> {
     this.closing = true;
     for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    for (const key of this.running.keys()) {
+      const [kind, idText] = key.split(':');
+      const id = Number(idText);
+      try {
+        if (kind === 'backtest') {
+          await this.database.exec(`update backtests set started_at = null, summary = null, progress = 0 where id = $1 and status = 1`, [id]);
+        } else {
+          await this.database.exec(`update recommendations set result = null, progress = 0 where id = $1 and status = 'running'`, [id]);
+        }
+      } catch (err) {
+        this.log?.warn({ err, key }, 'could not release a run at shutdown');
+      }
+    }
     for (const ac of this.running.values()) ac.abort();
+    this.boss = undefined;
+    this.workerIds.backtest = [];
+    this.workerIds.recommend = [];
     await this.runner.close();
+  }
+
+  /** After a close (an app rebuilt on the same database, as the tests do). */
+  reopen(): void {
+    if (!this.closing) return;
+    this.closing = false;
+    this.runner = new ThreadRunner(1);
   }
 }
 
@@ -274,6 +302,8 @@ export async function createBacktest(
   }
 
   const jobId = randomUUID();
+  const slots = await slotsOf(database, user.id);
+  // Inside the transaction only `tx` may be used: PGlite has one connection, held by it.
   const row = await svc.db.transaction(async (tx) => {
     // Serialize the slot check per user.
     await tx.execute(sql`select id from users where id = ${user.id} for update`);
@@ -281,7 +311,6 @@ export async function createBacktest(
       .select({ running: count() })
       .from(backtests)
       .where(and(eq(backtests.userId, user.id), eq(backtests.status, 1), isNull(backtests.deletedAt)));
-    const slots = await slotsOf(database, user.id);
     if (Number(running) >= slots) throw new AppError('BACKTEST_SLOTS_FULL', { slots });
     const [inserted] = await tx
       .insert(backtests)

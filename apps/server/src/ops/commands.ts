@@ -17,6 +17,7 @@ export const USAGE = `usage: npm run ops -- <command>
   user:set-level <email> <VIP1|VIP2|VIP3|none>  set a user's level
   mail:last <email>                           print the last mail sent to an address (codes included)
   backtest:maintenance [on|off]               show or switch the backtest maintenance mode
+  backtest:slots <email> <n>                  set the operator-granted extra backtest slots (1 + n at once)
 ${MARKET_USAGE}
 Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
 
@@ -79,6 +80,28 @@ const COMMANDS: Record<string, Command> = {
       out(`Subject: ${m.subject}`);
       out('');
       out(String(m.text));
+    },
+  },
+  'backtest:slots': {
+    args: 2,
+    async run(db, [email, n], out) {
+      if (!/^\d{1,4}$/.test(n)) throw new OpsError(`n must be a whole number 0–9999 (got "${n}")`, 2);
+      const users = await db.exec<{ id: number }>('select id from users where mail = $1', [email.trim().toLowerCase()]);
+      if (users.length === 0) throw new OpsError(`no user with e-mail ${email}`);
+      const userId = users[0].id;
+      await db.exec(`delete from entitlement_grants where user_id = $1 and kind = 'backtest_slot' and origin = 'operator'`, [userId]);
+      if (Number(n) > 0) {
+        await db.exec(
+          `insert into entitlement_grants (user_id, kind, quantity, origin, note) values ($1, 'backtest_slot', $2, 'operator', 'npm run ops backtest:slots')`,
+          [userId, Number(n)],
+        );
+      }
+      const total = await db.exec<{ n: number }>(
+        `select (1 + coalesce(sum(quantity), 0))::int as n from entitlement_grants
+          where user_id = $1 and kind = 'backtest_slot' and (expires_at is null or expires_at > now())`,
+        [userId],
+      );
+      out(`${email.trim().toLowerCase()}: ${n} extra backtest slot(s), ${total[0].n} in total`);
     },
   },
   'backtest:maintenance': {

@@ -57,8 +57,8 @@ export function backtestRoutes(app: FastifyInstance, deps: AccountDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
   const svc = backtestService(app.database);
-  // Creating runs the engine: a tighter per-account limit than reads.
-  const createLimit = perAccountLimit(Math.max(1, Math.min(deps.config.ACCOUNT_RATE_PER_MINUTE, 20)));
+  // Creating runs the engine: limited per account like the other order endpoints.
+  const createLimit = perAccountLimit(deps.config.ACCOUNT_RATE_PER_MINUTE);
   app.addHook('preClose', async () => {
     await svc.close();
   });
