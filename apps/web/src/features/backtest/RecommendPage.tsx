@@ -185,8 +185,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
         </Link>
       </div>
 
-      <section className="card bt-card" aria-labelledby="rec-form-title">
-        <h2 id="rec-form-title" className="bt-h2">{t('page.recommandParams')}</h2>
+      <section className="card bt-card" aria-label={t('page.recommandParams')}>
         <p className="bt-sub" data-testid="rec-market">
           {t('backtest.market')}: {current.text || t(market === 'forex' ? 'market.forex' : 'market.crypto')}
         </p>
