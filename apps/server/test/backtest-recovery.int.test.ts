@@ -10,7 +10,7 @@ let u: RegisteredUser;
 
 beforeAll(async () => {
   t = await startTestApp({ jobs: true, env: { AUTH_CACHE_MS: '0' } });
-  await seedCandles(t.database, { from: '2024-01-01', to: '2024-05-01' });
+  await seedCandles(t.database, { from: '2024-01-01', to: '2025-01-01' });
   u = await vipUser(t);
   await t.database.exec(
     `insert into entitlement_grants (user_id, kind, quantity) select id, 'backtest_slot', 10 from users where mail = $1`,
@@ -49,10 +49,10 @@ const row = async (id: number) =>
 
 describe('a job interrupted mid-run', () => {
   it('is run again after a restart when the server stopped during the run', async () => {
-    // The AI indicator over four months of 1m candles takes a while.
+    // The AI indicator over a year of 1m candles takes a while.
     const res = await t.call('POST', '/order/api/backtest/create', {
       token: u.token,
-      body: { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', params: gridParams({ side: 'ai', start: '2024-01-01', end: '2024-04-30' }) },
+      body: { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', params: gridParams({ side: 'ai', start: '2024-01-01', end: '2024-12-31' }) },
     });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json<Envelope<{ backtest: { id: number } }>>().data.backtest.id;

@@ -8,7 +8,7 @@ let other: RegisteredUser;
 
 beforeAll(async () => {
   t = await startTestApp({ jobs: true, env: { AUTH_CACHE_MS: '0' } });
-  await seedCandles(t.database, { from: '2024-01-01', to: '2024-05-01' });
+  await seedCandles(t.database, { from: '2024-01-01', to: '2025-01-01' });
   vip = await vipUser(t);
   other = await vipUser(t, 'VIP2');
 }, 120_000);
@@ -73,6 +73,17 @@ describe('who may create backtests', () => {
       expect(zh.json<Err>().msg).not.toMatch(/maintenance/i);
     } finally {
       await t.database.exec(`update app_settings set value = 'false'::jsonb where key = 'backtest.maintenance'`);
+    }
+  });
+});
+
+describe('the API description', () => {
+  it('lists the backtest routes in the OpenAPI document', async () => {
+    const res = await t.call('GET', '/docs/json');
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json<{ paths: Record<string, unknown> }>().paths);
+    for (const p of ['create', 'list', 'detail', 'report', 'trades', 'equity', 'kline', 'cancel', 'delete', 'robot-prefill', 'recommend/create', 'recommend/detail', 'recommend/cancel']) {
+      expect(paths).toContain(`/order/api/backtest/${p}`);
     }
   });
 });
@@ -275,8 +286,8 @@ describe('a backtest on real candles', () => {
 describe('slots and cancel', () => {
   it('allows one running backtest, more with granted slots, and cancels', async () => {
     const u = await vipUser(t);
-    // A slow one: the AI indicator over four months of 1m candles.
-    const slow = btc({ side: 'ai', start: '2024-01-01', end: '2024-04-30' });
+    // A slow one: the AI indicator over a year of 1m candles.
+    const slow = btc({ side: 'ai', start: '2024-01-01', end: '2024-12-31' });
     const first = await create(u.token, slow);
     expect(first.statusCode, first.body).toBe(200);
     const firstId = first.json<Envelope<{ backtest: Detail }>>().data.backtest.id;
@@ -302,6 +313,11 @@ describe('slots and cancel', () => {
     expect(fourth.json<Err>().msg).toMatch(/All 2 of/);
 
     // progress shows while it runs
+    const live = await until('live progress', async () => {
+      const d = (await t.call('GET', `/order/api/backtest/detail?id=${thirdId}`, { token: u.token })).json<Envelope<Detail>>().data;
+      return d.status === 1 && d.progress > 0 && d.progress < 100 ? d : undefined;
+    }, 30_000, 20);
+    expect(live.progress).toBeGreaterThan(0);
     const running = (await t.call('GET', '/order/api/backtest/list?tab=running', { token: u.token })).json<Envelope<{ list: Detail[] }>>().data;
     expect(running.list.map((x) => x.id).sort()).toEqual([firstId, thirdId].sort());
 
