@@ -318,6 +318,10 @@ describe('slots and cancel', () => {
       return d.status === 1 && d.progress > 0 && d.progress < 100 ? d : undefined;
     }, 30_000, 20);
     expect(live.progress).toBeGreaterThan(0);
+    // the engine runs on a worker thread: the API answers meanwhile
+    const asked = performance.now();
+    expect((await t.call('GET', '/healthz')).statusCode).toBe(200);
+    expect(performance.now() - asked).toBeLessThan(500);
     const running = (await t.call('GET', '/order/api/backtest/list?tab=running', { token: u.token })).json<Envelope<{ list: Detail[] }>>().data;
     expect(running.list.map((x) => x.id).sort()).toEqual([firstId, thirdId].sort());
 
