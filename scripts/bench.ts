@@ -1,5 +1,5 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,web]`: engine, recommendation, API and
-// web figures, each engine figure as a ratio to a baseline timed in the same run.
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web]`: engine, recommendation,
+// API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,web').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -169,6 +169,7 @@ async function section(name: string, fn: () => Promise<unknown>) {
 await section('engine', async () => (await import('../apps/cli/src/bench-engine')).benchEngine({ log }));
 await section('recommend', async () => (await import('../packages/workers/src/recommend-bench')).benchRecommend({ log }));
 await section('api', benchApi);
+await section('backtestApi', async () => (await import('../apps/server/src/backtest/bench')).benchBacktestApi());
 await section('web', benchWeb);
 clearInterval(trackRss);
 result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
