@@ -11,6 +11,9 @@ import { waitForCode } from './support/mailbox';
 const PASSWORD = 'Trader2026x';
 const MINUTE = 60_000;
 
+// Long waits are explicit below; a click that cannot happen should fail fast.
+test.use({ actionTimeout: 30_000 });
+
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/backtest-${step}.png`, fullPage: true });
 }
@@ -78,6 +81,8 @@ async function login(page: Page, mail: string): Promise<void> {
 }
 
 async function chooseMarket(page: Page, type: 'binance' | 'mt5'): Promise<void> {
+  // The switcher sits in the nav bar of the tab pages (phone) and in the top bar (desktop).
+  await page.goto('/#/');
   await visible(page, 'market-switcher').click();
   await page.getByTestId(`market-option-${type}`).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', type === 'mt5' ? 'forex' : 'crypto');
@@ -165,7 +170,6 @@ test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads
   await login(page, mail);
 
   // ---- not VIP yet: the server's upgrade message is shown plainly, in place ----
-  await page.goto('/#/');
   await chooseMarket(page, 'binance');
   await page.goto('/#/pages/createOrder/crypto_grid');
   await expect(page.getByTestId('strategy-form')).toBeVisible();

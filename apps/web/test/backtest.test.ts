@@ -167,6 +167,8 @@ describe('chart data', () => {
     ]);
     expect(out[1]?.color).toBe(colors.down);
     expect(new Set(out.map((x) => x.id)).size).toBe(3);
+    expect(out[0]?.text).toBe('#1');
+    expect(buildMarkers([m({ trade: 1 }), m({ trade: 2 })], colors, 1).every((x) => x.text === '')).toBe(true);
   });
   it('uses red up in Chinese locales and green up elsewhere', () => {
     expect(upDownColors('zh-CN').up).toBe('#f6465d');

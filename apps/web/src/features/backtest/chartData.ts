@@ -111,13 +111,15 @@ export function downsample(points: LinePoint[], threshold: number): LinePoint[] 
  * Trade markers of ui.md: entries ▲ (long, below the bar) / ▼ (short, above the bar), exits ●
  * coloured by the trade's result. Sorted by time as lightweight-charts requires.
  */
-export function buildMarkers(markers: readonly KlineMarker[], colors: UpDown): MarkerPoint[] {
+export function buildMarkers(markers: readonly KlineMarker[], colors: UpDown, maxLabels = 60): MarkerPoint[] {
+  // Trade numbers help with a few trades and clutter the chart with many.
+  const labels = markers.length <= maxLabels;
   return markers
     .map((m): MarkerPoint => {
       const time = sec(m.time);
       if (m.kind === 'entry') {
         const long = m.side === 'long';
-        return { time, id: `e${m.trade}-${m.at}`, position: long ? 'belowBar' : 'aboveBar', shape: long ? 'arrowUp' : 'arrowDown', color: long ? colors.up : colors.down, text: `#${m.trade}` };
+        return { time, id: `e${m.trade}-${m.at}`, position: long ? 'belowBar' : 'aboveBar', shape: long ? 'arrowUp' : 'arrowDown', color: long ? colors.up : colors.down, text: labels ? `#${m.trade}` : '' };
       }
       const win = (m.pnl ?? 0) >= 0;
       return { time, id: `x${m.trade}-${m.at}`, position: m.side === 'long' ? 'aboveBar' : 'belowBar', shape: 'circle', color: win ? colors.up : colors.down, text: '' };

@@ -69,7 +69,9 @@ export function KlineChart({ candles, markers, equity, digits, colors, onReady }
   });
   useEffect(() => {
     if (!ref.current) return;
-    const chart = createChart(ref.current, { ...baseOptions(), handleScroll: true, handleScale: true });
+    const base = baseOptions();
+    // A small minimum bar spacing lets "fit" show the whole backtest, markers included.
+    const chart = createChart(ref.current, { ...base, timeScale: { ...base.timeScale, minBarSpacing: 0.05 }, handleScroll: true, handleScale: true });
     const series = chart.addSeries(CandlestickSeries, {
       upColor: colors.up,
       downColor: colors.down,

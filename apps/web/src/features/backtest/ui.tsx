@@ -1,6 +1,6 @@
 // Small pieces shared by the backtest screens: progress bar, status badge, metric with its
 // definition one tap away, confirmation sheet, empty state, and display helpers.
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { IconInfo } from '../../components/icons';
@@ -134,5 +134,7 @@ export function useFormatters() {
     const days = n / 86_400_000;
     return days >= 1 ? `${formatNumber(days, { decimals: 1 })} d` : `${formatNumber(n / 3_600_000, { decimals: 1 })} h`;
   };
-  return { locale, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors: upDownColors(locale) };
+  // Stable per locale: charts re-create themselves when their colours change.
+  const colors = useMemo(() => upDownColors(locale), [locale]);
+  return { locale, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors };
 }
