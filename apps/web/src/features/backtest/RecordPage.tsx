@@ -133,7 +133,7 @@ function RecordCard({ item, onAction }: { item: BacktestItem; onAction: (a: 'sto
         <div className="bt-record-figs num">
           <span>{t('metric.totalReturn')}: <b className={`tone-${toneOf(item.summary?.totalReturn) ?? 'flat'}`}>{fmt.percent(item.summary?.totalReturn)}</b></span>
           <span>{t('backtest.capital')}: {fmt.money(item.capital)}</span>
-          <span>{fmt.date(item.startTime, item.timezone)} – {fmt.date(item.endTime, item.timezone)}</span>
+          <span>{item.start} – {item.end}</span>
         </div>
       </Link>
       {item.status === 1 ? <ProgressBar percent={item.progress} testId="record-progress" /> : null}
@@ -173,7 +173,7 @@ function RecordTable({ items, onAction }: { items: BacktestItem[]; onAction: (it
             <tr key={item.id} data-testid="record-row" data-id={item.id} data-status={item.status}>
               <td><Link to={detailPath(item.id)} data-testid="record-open">{item.symbol}</Link></td>
               <td>{name(item)} · {item.interval}</td>
-              <td>{fmt.date(item.startTime, item.timezone)} – {fmt.date(item.endTime, item.timezone)}</td>
+              <td>{item.start} – {item.end}</td>
               <td className="r">{fmt.money(item.capital)}</td>
               <td className={`r tone-${toneOf(item.summary?.totalReturn) ?? 'flat'}`}>{fmt.percent(item.summary?.totalReturn)}</td>
               <td className="r">{fmt.plainPercent(item.summary?.maxDrawdown)}</td>

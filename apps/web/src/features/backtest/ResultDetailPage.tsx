@@ -92,8 +92,9 @@ function Detail({ item }: { item: BacktestDetail }) {
         <dl className="bt-facts num">
           <div><dt>{t('backtest.capital')}</dt><dd>{fmt.money(item.capital)}</dd></div>
           <div><dt>{t('field.leverage')}</dt><dd>{fmt.count(item.leverage)}×</dd></div>
-          <div><dt>{t('field.start')}</dt><dd>{fmt.date(item.startTime, item.timezone, true)}</dd></div>
-          <div><dt>{t('field.end')}</dt><dd>{fmt.date(item.endTime, item.timezone, true)}</dd></div>
+          {/* The range as entered (the simulated end time is exclusive: the day after). */}
+          <div><dt>{t('field.start')}</dt><dd>{item.start}</dd></div>
+          <div><dt>{t('field.end')}</dt><dd>{item.end}</dd></div>
           <div><dt>{t('field.timezone')}</dt><dd>{item.timezone} · {t('backtest.rangeDays', { days: fmt.count(item.range) })}</dd></div>
         </dl>
         <div className="bt-actions">

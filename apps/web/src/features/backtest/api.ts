@@ -44,7 +44,7 @@ export const POLL_MS = 1000;
 // of contracts' backtest module are not imported on purpose: its `schema.extend()` calls cannot be
 // tree-shaken and would pull zod into the first screen's JavaScript.
 const BACKTEST_PAGE_SIZE = 20;
-const TRADES_PAGE_SIZE = 50;
+const TRADES_PAGE_SIZE = 20;
 
 // ---- reference data (spec §7) ----
 
