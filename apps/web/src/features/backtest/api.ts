@@ -134,7 +134,10 @@ export function useCurrencies(dataSource: string) {
   return useQuery({
     queryKey: ['currencies', dataSource],
     queryFn: async () => normalizeCurrencies(await api.get<unknown>(PATHS.currencies, { query: { dataSource } })),
-    staleTime: 60_000,
+    // An empty list usually means market data is still being imported: never trust it for long,
+    // and look again every 10 s while the page shows it.
+    staleTime: (q) => (q.state.data?.length ? 60_000 : 0),
+    refetchInterval: (q) => (q.state.data && q.state.data.length === 0 ? 10_000 : false),
   });
 }
 
