@@ -1,5 +1,5 @@
 // Lint enforces the dependency direction of docs/architecture.md:
-// web → contracts · server → contracts, db, engine, strategies, venues, workers · cli → engine, strategies, workers
+// web → contracts, strategies/schemas (zod only) · server → contracts, db, engine, strategies, venues, workers · cli → engine, strategies, workers
 // strategies → engine · workers → engine, strategies · venues → engine, contracts · db → contracts · engine → nothing
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -14,7 +14,7 @@ const zones = [
   { target: ws('packages/strategies'), from: ['./apps', './packages'], except: ['./strategies', './engine'], message: 'strategies → engine only' },
   { target: ws('packages/workers'), from: ['./apps', './packages'], except: ['./workers', './engine', './strategies'], message: 'workers → engine, strategies' },
   { target: ws('packages/venues'), from: ['./apps', './packages'], except: ['./venues', './engine', './contracts'], message: 'venues → engine, contracts' },
-  { target: ws('apps/web'), from: ['./apps', './packages'], except: ['./web', './contracts'], message: 'web → contracts only' },
+  { target: ws('apps/web'), from: ['./apps', './packages'], except: ['./web', './contracts', './strategies/src/schemas.ts'], message: 'web → contracts and strategies/schemas only' },
   { target: ws('apps/cli'), from: ['./apps', './packages'], except: ['./cli', './engine', './strategies', './workers'], message: 'cli → engine, strategies, workers' },
   { target: ws('apps/server'), from: ['./apps'], except: ['./server'], message: 'server does not import other apps' },
 ];
@@ -25,7 +25,7 @@ const pkgZones = [
   ['packages/strategies', ['@lq/contracts', '@lq/db', '@lq/venues', '@lq/workers', '@lq/server', '@lq/web', '@lq/cli']],
   ['packages/workers', ['@lq/contracts', '@lq/db', '@lq/venues', '@lq/server', '@lq/web', '@lq/cli']],
   ['packages/venues', ['@lq/db', '@lq/strategies', '@lq/workers', '@lq/server', '@lq/web', '@lq/cli']],
-  ['apps/web', ['@lq/engine', '@lq/db', '@lq/strategies', '@lq/venues', '@lq/workers', '@lq/server', '@lq/cli']],
+  ['apps/web', ['@lq/engine', '@lq/db', '@lq/venues', '@lq/workers', '@lq/server', '@lq/cli'], '^@lq/strategies(?!/schemas$)'],
   ['apps/cli', ['@lq/contracts', '@lq/db', '@lq/venues', '@lq/server', '@lq/web']],
   ['apps/server', ['@lq/web', '@lq/cli']],
 ];
@@ -49,12 +49,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  ...pkgZones.map(([dir, banned]) => ({
-    files: [`${dir}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: banned, message: `${dir} may not import this package (docs/architecture.md)` }] }],
-    },
-  })),
+  ...pkgZones.map(([dir, banned, bannedRegex]) => {
+    const message = `${dir} may not import this package (docs/architecture.md)`;
+    const patterns = [{ group: banned, message }, ...(bannedRegex ? [{ regex: bannedRegex, message }] : [])];
+    return { files: [`${dir}/**/*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+  }),
   {
     files: ['packages/engine/src/**/*.ts', 'packages/strategies/src/**/*.ts'],
     rules: {

@@ -40,6 +40,7 @@ import {
   recommendations,
   SETTING_KEYS,
   sql,
+  users,
   type BacktestRow,
   type Database,
   type DatabaseHandle,
@@ -210,7 +211,9 @@ async function dataFor(
 
 async function requireBacktestAllowed(db: Database, user: AuthUser): Promise<void> {
   if ((await getSetting<boolean>(db, SETTING_KEYS.backtestMaintenance)) === true) throw new AppError('BACKTEST_MAINTENANCE');
-  if (!isVipLevel(user.userLevel)) throw new AppError('NOT_VIP');
+  // The level as it is now, not as the session cache saw it: an operator's grant counts at once.
+  const [current] = await db.select({ userLevel: users.userLevel }).from(users).where(eq(users.id, user.id));
+  if (!isVipLevel(current?.userLevel ?? user.userLevel)) throw new AppError('NOT_VIP');
 }
 
 /** Backtest slots: 1 for everyone plus the unexpired `backtest_slot` grants. */
