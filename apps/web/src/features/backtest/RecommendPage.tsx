@@ -15,6 +15,7 @@ import { cancelRecommendation, createBacktest, createRecommendation, invalidateB
 import { defaultRange } from './formModel';
 import { createOrderPath, isStrategyKey, marketOfDataSource } from './strategies';
 import { EmptyState, Notice, ProgressBar, toneOf, useFormatters } from './ui';
+import { DataStatus } from './DataStatus';
 
 const DAY = 86_400_000;
 /** The last recommendation of this tab, so leaving tab 1 and coming back shows it again (ui.md). */
@@ -194,7 +195,10 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
         ) : !strategies.length ? (
           <EmptyState text={t('backtest.noStrategies')} testId="no-strategies" />
         ) : !symbols.length ? (
-          <EmptyState text={t('backtest.noSymbols')} testId="no-symbols" action={<Button variant="secondary" onClick={() => void currencies.refetch()}>{t('common.retry')}</Button>} />
+          <>
+            <EmptyState text={t('backtest.noSymbols')} testId="no-symbols" action={<Button variant="secondary" onClick={() => void currencies.refetch()}>{t('common.retry')}</Button>} />
+            <DataStatus />
+          </>
         ) : (
           <form className="bt-form-grid" onSubmit={(e) => { e.preventDefault(); void recommend(); }} noValidate data-testid="recommend-form">
             <div className="field">
