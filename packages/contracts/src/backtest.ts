@@ -10,6 +10,10 @@ import type { BACKTEST_STATUS } from './constants';
 // epoch (UTC) unless the field is an ISO text (`start`, `end`, `createdAt` …).
 // Non-finite figures (e.g. a profit factor without losing trades) are sent as null ("--" on screen).
 
+/** One page of a list: the rows, the total and whether more follow. */
+const pagedOf = <T extends z.ZodType>(item: T) =>
+  z.object({ list: z.array(item), total: z.number(), page: z.number(), pageSize: z.number(), hasMore: z.boolean() });
+
 /** Spec §4 (BACKTEST_STATUS of constants): 1 running, 2 success, 3 fail, 4 liquidate, 5 capital (insufficient principal). */
 export type BacktestStatus = (typeof BACKTEST_STATUS)[keyof typeof BACKTEST_STATUS];
 export const backtestStatus = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
@@ -203,13 +207,7 @@ export const backtestCreateResult = z.object({
 });
 export type BacktestCreateResult = z.infer<typeof backtestCreateResult>;
 
-export const backtestList = z.object({
-  list: z.array(backtestItem),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-  hasMore: z.boolean(),
-});
+export const backtestList = pagedOf(backtestItem);
 export type BacktestList = z.infer<typeof backtestList>;
 
 export const aiScore = z.object({
@@ -290,13 +288,7 @@ export const tradeRow = z.object({
 });
 export type TradeRow = z.infer<typeof tradeRow>;
 
-export const backtestTrades = z.object({
-  list: z.array(tradeRow),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-  hasMore: z.boolean(),
-});
+export const backtestTrades = pagedOf(tradeRow);
 export type BacktestTrades = z.infer<typeof backtestTrades>;
 
 export const backtestEquity = z.object({
