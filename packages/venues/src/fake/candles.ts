@@ -1,0 +1,27 @@
+// Candle feed of the fake exchange: the project's CSV(.gz) files parsed by the engine's parser
+// (venues may import the engine, not @lq/workers), replayed on a controllable clock.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { parseCandlesCsv, lowerBound, type Candles } from '@lq/engine';
+
+export function loadCandleFile(path: string): Candles {
+  const raw = readFileSync(path);
+  const text = path.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  return parseCandlesCsv(text);
+}
+
+/** A replay cursor over one symbol's candles: the index of the last candle closed at a time. */
+export class CandleReplay {
+  constructor(readonly candles: Candles) {}
+
+  get startMs(): number {
+    return this.candles.time[0];
+  }
+
+  /** Index of the candle containing `t` (the last one opened at or before it), or -1. */
+  indexAt(t: number): number {
+    const i = lowerBound(this.candles.time, this.candles.length, t);
+    if (i < this.candles.length && this.candles.time[i] === t) return i;
+    return i - 1;
+  }
+}

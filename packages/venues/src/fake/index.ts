@@ -1,0 +1,3 @@
+export * from './binance';
+export * from './candles';
+export * from './server';

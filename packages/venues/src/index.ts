@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './client-order-id';
+export * from './ccxt';
