@@ -85,6 +85,8 @@ export class FakeBinance {
   private ackState: 'NEW' | 'FILLED' = 'FILLED';
   private replays = new Map<string, CandleReplay>();
   timeMs = 0;
+  /** Market clock at the last reset: each symbol replays from its own first candle, elapsed time shared. */
+  private epochMs = 0;
   private server: Server;
   private sockets = new Set<Socket>();
 
@@ -122,6 +124,7 @@ export class FakeBinance {
     this.ackState = 'FILLED';
     const first = [...this.replays.values()][0];
     this.timeMs = first ? first.startMs : Date.UTC(2025, 0, 1);
+    this.epochMs = this.timeMs;
     this.book.prices.set('BTCUSDT', 60_000);
     this.book.prices.set('ETHUSDT', 3_000);
     this.applyCandles(this.timeMs, this.timeMs);
@@ -159,10 +162,11 @@ export class FakeBinance {
   private applyCandles(fromMs: number, toMs: number): void {
     for (const [symbol, r] of this.replays) {
       const c = r.candles;
-      const a = Math.max(0, r.indexAt(fromMs));
-      const b = r.indexAt(toMs);
+      const shift = r.startMs - this.epochMs;
+      const a = Math.max(0, r.indexAt(fromMs + shift));
+      const b = r.indexAt(toMs + shift);
       for (let i = a; i <= b && i < c.length; i++) {
-        this.book.setPrice(symbol, c.close[i], Math.max(c.time[i], fromMs), c.low[i], c.high[i]);
+        this.book.setPrice(symbol, c.close[i], Math.max(c.time[i] - shift, fromMs), c.low[i], c.high[i]);
       }
     }
   }
