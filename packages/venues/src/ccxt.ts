@@ -148,6 +148,8 @@ class BinanceUsdm extends binanceusdm {
 }
 
 const DUPLICATE_CODES = new Set(['-4116', '51016']);
+/** Venue refusals ccxt leaves as plain ExchangeError (OKX 51169: reduce-only without a position). */
+const EXTRA_REJECT_CODES = new Set(['51169']);
 /** Codes that prove an order call was not processed (venues.md §4). */
 const NOT_PROCESSED_CODES = new Set(['-1021', '-1003', '-1015', '50011', '50102']);
 
@@ -230,6 +232,7 @@ export class CcxtVenue implements Venue {
     if (e instanceof InvalidOrder) return new VenueRejectedError(msg, 'invalidOrder', code, src);
     if (e instanceof BadRequest) return new VenueRejectedError(msg, 'badRequest', code, src);
     if (e instanceof OperationRejected) return new VenueRejectedError(msg, 'operationRejected', code, src);
+    if (e instanceof ExchangeError && code !== null && EXTRA_REJECT_CODES.has(code)) return new VenueRejectedError(msg, 'invalidOrder', code, src);
     if (e instanceof ExchangeError) return new VenueFaultError(msg, code, src);
     return new VenueFaultError(msg, code, src);
   }

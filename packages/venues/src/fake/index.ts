@@ -1,3 +1,4 @@
 export * from './binance';
 export * from './candles';
 export * from './server';
+export * from './okx';

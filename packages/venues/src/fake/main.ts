@@ -1,11 +1,12 @@
-// `npm run fake-exchange`: the fake Binance USDⓈ-M server on 127.0.0.1 replaying real candles.
-// Env: FAKE_PORT (default 18080), FAKE_DATA_DIR (default ../shared/data), FAKE_FAULTS (JSON array
+// `npm run fake-exchange`: the fake Binance USDⓈ-M and OKX v5 servers on 127.0.0.1 replaying real
+// candles. Env: FAKE_PORT (Binance, default 18080), FAKE_OKX_PORT (default 18081), FAKE_DATA_DIR (default ../shared/data), FAKE_FAULTS (JSON array
 // of fault rules), FAKE_KEYS (JSON {apiKey: secret}; default {"fake-key":"fake-secret"}),
 // FAKE_TICK_MS (advance the market clock one candle every this many wall ms; 0 = only via admin).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Candles } from '@lq/engine';
 import { loadCandleFile } from './candles';
+import { FakeOkx } from './okx';
 import { DEFAULT_KEYS, FakeBinance, type FaultRule } from './server';
 
 const dataDir = process.env.FAKE_DATA_DIR ?? '../shared/data';
@@ -15,19 +16,24 @@ for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
   if (existsSync(file)) candles[symbol] = loadCandleFile(file);
   else console.warn(`fake-exchange: ${file} not found; ${symbol} keeps a fixed price`);
 }
-const fake = new FakeBinance({
-  port: Number(process.env.FAKE_PORT ?? 18080),
-  keys: process.env.FAKE_KEYS ? (JSON.parse(process.env.FAKE_KEYS) as Record<string, string>) : DEFAULT_KEYS,
-  faults: process.env.FAKE_FAULTS ? (JSON.parse(process.env.FAKE_FAULTS) as FaultRule[]) : [],
-  candles,
-});
-const origin = await fake.listen();
-console.log(`fake-exchange (binanceusdm) listening on ${origin}; admin under ${origin}/__admin/`);
+const keys = process.env.FAKE_KEYS ? (JSON.parse(process.env.FAKE_KEYS) as Record<string, string>) : DEFAULT_KEYS;
+const faults = process.env.FAKE_FAULTS ? (JSON.parse(process.env.FAKE_FAULTS) as FaultRule[]) : [];
+const binance = new FakeBinance({ port: Number(process.env.FAKE_PORT ?? 18080), keys, faults, candles });
+const okx = new FakeOkx({ port: Number(process.env.FAKE_OKX_PORT ?? 18081), keys, faults, candles });
+const b = await binance.listen();
+const o = await okx.listen();
+console.log(`fake-exchange: binanceusdm on ${b}, okx on ${o} (urls.api.rest); admin under /__admin/ on each`);
 const tick = Number(process.env.FAKE_TICK_MS ?? 1000);
-const timer = tick > 0 ? setInterval(() => fake.advance(60_000), tick) : null;
+const timer =
+  tick > 0
+    ? setInterval(() => {
+        binance.advance(60_000);
+        okx.advance(60_000);
+      }, tick)
+    : null;
 const stop = (): void => {
   if (timer) clearInterval(timer);
-  void fake.close().then(() => process.exit(0));
+  void Promise.all([binance.close(), okx.close()]).then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

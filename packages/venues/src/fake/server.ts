@@ -76,21 +76,32 @@ interface RuleState {
 
 const PUBLIC = new Set(['/fapi/v1/time', '/fapi/v1/ping', '/fapi/v1/exchangeInfo', '/fapi/v1/ticker/price', '/fapi/v1/ticker/24hr']);
 
-export class FakeBinance {
+/** HTTP server, journal, fault rules, keys and candle clock shared by the fake venues. */
+export abstract class FakeVenueServer {
   book!: BinanceBook;
   journal: JournalEntry[] = [];
-  private rules: RuleState[] = [];
-  private keys: Record<string, string> = {};
-  private clockOffsetMs = 0;
-  private ackState: 'NEW' | 'FILLED' = 'FILLED';
-  private replays = new Map<string, CandleReplay>();
+  protected rules: RuleState[] = [];
+  protected keys: Record<string, string> = {};
+  protected clockOffsetMs = 0;
+  protected ackState: 'NEW' | 'FILLED' = 'FILLED';
+  protected replays = new Map<string, CandleReplay>();
   timeMs = 0;
   /** Market clock at the last reset: each symbol replays from its own first candle, elapsed time shared. */
-  private epochMs = 0;
+  protected epochMs = 0;
   private server: Server;
   private sockets = new Set<Socket>();
 
-  constructor(private readonly opts: FakeExchangeOptions = {}) {
+  protected abstract newBook(balance: number): BinanceBook;
+  protected abstract parseParams(method: string, url: URL, body: string): Record<string, string>;
+  protected abstract isPublic(path: string): boolean;
+  protected abstract authenticate(req: IncomingMessage, method: string, url: URL, body: string, params: Record<string, string>): void;
+  protected abstract route(method: string, path: string, params: Record<string, string>, body: string, fault: FaultAction | null): unknown;
+  /** The venue's error answer for a book rejection (Binance codes inside). */
+  protected abstract errorAnswer(e: BinanceApiError): { status: number; json: unknown };
+  protected abstract rateLimitJson(): unknown;
+  protected abstract httpFaultJson(venueCode: number | undefined, msg: string | undefined): unknown;
+
+  constructor(protected readonly opts: FakeExchangeOptions = {}) {
     for (const [s, c] of Object.entries(opts.candles ?? {})) this.replays.set(s, new CandleReplay(c));
     this.reset();
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -116,7 +127,7 @@ export class FakeBinance {
   }
 
   reset(): void {
-    this.book = new BinanceBook(DEFAULT_MARKETS, this.opts.balance ?? 10_000);
+    this.book = this.newBook(this.opts.balance ?? 10_000);
     this.journal = [];
     this.rules = (this.opts.faults ?? []).map((rule) => ({ rule, seen: 0, applied: 0 }));
     this.keys = { ...(this.opts.keys ?? DEFAULT_KEYS) };
@@ -125,8 +136,6 @@ export class FakeBinance {
     const first = [...this.replays.values()][0];
     this.timeMs = first ? first.startMs : Date.UTC(2025, 0, 1);
     this.epochMs = this.timeMs;
-    this.book.prices.set('BTCUSDT', 60_000);
-    this.book.prices.set('ETHUSDT', 3_000);
     this.applyCandles(this.timeMs, this.timeMs);
   }
 
@@ -171,7 +180,7 @@ export class FakeBinance {
     }
   }
 
-  private now(): number {
+  protected now(): number {
     return Date.now() + this.clockOffsetMs;
   }
 
@@ -179,7 +188,7 @@ export class FakeBinance {
     for (const st of this.rules) {
       const r = st.rule;
       if (r.path !== path || (r.method && r.method.toUpperCase() !== method)) continue;
-      const cid = params.newClientOrderId ?? params.origClientOrderId;
+      const cid = params.newClientOrderId ?? params.origClientOrderId ?? params.clOrdId;
       if (r.match?.clientOrderId !== undefined && r.match.clientOrderId !== cid) continue;
       const times = r.times ?? 1;
       if (times !== 0 && st.applied >= times) continue;
@@ -199,8 +208,7 @@ export class FakeBinance {
     const body = Buffer.concat(chunks).toString('utf8');
     try {
       if (url.pathname.startsWith('/__admin/')) return this.admin(url.pathname, method, body, res);
-      const raw = method === 'GET' || method === 'DELETE' ? url.search.slice(1) : body;
-      const params = Object.fromEntries(new URLSearchParams(raw));
+      const params = this.parseParams(method, url, body);
       const entry: JournalEntry = { method, path: url.pathname, params: { ...params }, status: 200, at: Date.now() };
       delete entry.params.signature;
       this.journal.push(entry);
@@ -215,26 +223,25 @@ export class FakeBinance {
       if (fault?.type === 'hang') return void (entry.status = 0);
       if (fault?.type === 'reset') return void (entry.status = 0, req.socket.destroy());
       if (fault?.type === 'rate_limit') {
-        return send(429, { code: -1003, msg: 'Too many requests; please use the websocket for live updates.' }, { 'Retry-After': String(fault.retryAfterS) });
+        return send(429, this.rateLimitJson(), { 'Retry-After': String(fault.retryAfterS) });
       }
       if (fault?.type === 'http') {
         entry.status = fault.status;
         res.writeHead(fault.status, { 'content-type': fault.body !== undefined ? 'text/html' : 'application/json', ...(fault.headers ?? {}) });
-        return void res.end(fault.body ?? JSON.stringify({ code: fault.venueCode ?? -1000, msg: fault.msg ?? 'An unknown error occurred while processing the request.' }));
+        return void res.end(fault.body ?? JSON.stringify(this.httpFaultJson(fault.venueCode, fault.msg)));
       }
-      if (!PUBLIC.has(url.pathname) && !url.pathname.startsWith('/sapi/v1/capital') && url.pathname !== '/sapi/v1/margin/allPairs') {
-        this.authenticate(req, raw, params);
-      }
-      const result = this.route(method, url.pathname, params, fault);
+      if (!this.isPublic(url.pathname)) this.authenticate(req, method, url, body, params);
+      const result = this.route(method, url.pathname, params, body, fault);
       if (fault?.type === 'accept_then_hang') return void (entry.status = 0);
       if (fault?.type === 'accept_then_reset') return void (entry.status = 0, req.socket.destroy());
       send(200, result);
     } catch (e) {
       if (e instanceof BinanceApiError) {
+        const answer = this.errorAnswer(e);
         const last = this.journal[this.journal.length - 1];
-        if (last) last.status = e.status;
-        res.writeHead(e.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ code: e.code, msg: e.message }));
+        if (last) last.status = answer.status;
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.json));
       } else {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ code: -1000, msg: String(e) }));
@@ -242,7 +249,81 @@ export class FakeBinance {
     }
   }
 
-  private authenticate(req: IncomingMessage, raw: string, params: Record<string, string>): void {
+  private admin(path: string, method: string, body: string, res: ServerResponse): void {
+    const json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+    let out: unknown = { ok: true };
+    switch (path) {
+      case '/__admin/reset':
+        this.reset();
+        break;
+      case '/__admin/seed':
+        this.seed(json);
+        break;
+      case '/__admin/faults':
+        if (method === 'GET') out = this.rules.map((r) => r.rule);
+        else if (method === 'DELETE') this.rules = [];
+        else for (const r of Array.isArray(json) ? (json as FaultRule[]) : [json as unknown as FaultRule]) this.addFault(r);
+        break;
+      case '/__admin/requests':
+        out = this.journal;
+        break;
+      case '/__admin/price':
+        this.book.setPrice(String(json.symbol), Number(json.price), this.timeMs);
+        break;
+      case '/__admin/clock':
+        if (typeof json.advanceMs === 'number') this.advance(json.advanceMs);
+        out = { timeMs: this.timeMs, prices: Object.fromEntries(this.book.prices) };
+        break;
+      case '/__admin/state':
+        out = {
+          timeMs: this.timeMs,
+          wallet: this.book.wallet,
+          positions: Object.fromEntries(this.book.positions),
+          orders: this.book.orders.map(orderJson),
+          prices: Object.fromEntries(this.book.prices),
+        };
+        break;
+      default:
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ error: 'unknown admin path' }));
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(out));
+  }
+}
+
+/** Binance USDⓈ-M futures (`/fapi`, a few `/sapi` reads). */
+export class FakeBinance extends FakeVenueServer {
+  protected newBook(balance: number): BinanceBook {
+    const b = new BinanceBook(DEFAULT_MARKETS, balance);
+    b.prices.set('BTCUSDT', 60_000);
+    b.prices.set('ETHUSDT', 3_000);
+    return b;
+  }
+
+  protected parseParams(method: string, url: URL, body: string): Record<string, string> {
+    const raw = method === 'GET' || method === 'DELETE' ? url.search.slice(1) : body;
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+
+  protected isPublic(path: string): boolean {
+    return PUBLIC.has(path) || path.startsWith('/sapi/v1/capital') || path === '/sapi/v1/margin/allPairs';
+  }
+
+  protected errorAnswer(e: BinanceApiError): { status: number; json: unknown } {
+    return { status: e.status, json: { code: e.code, msg: e.message } };
+  }
+
+  protected rateLimitJson(): unknown {
+    return { code: -1003, msg: 'Too many requests; please use the websocket for live updates.' };
+  }
+
+  protected httpFaultJson(venueCode: number | undefined, msg: string | undefined): unknown {
+    return { code: venueCode ?? -1000, msg: msg ?? 'An unknown error occurred while processing the request.' };
+  }
+
+  protected authenticate(req: IncomingMessage, method: string, _url: URL, body: string, params: Record<string, string>): void {
+    const raw = method === 'GET' || method === 'DELETE' ? _url.search.slice(1) : body;
     const key = req.headers['x-mbx-apikey'];
     const secret = typeof key === 'string' ? this.keys[key] : undefined;
     if (secret === undefined) throw new BinanceApiError(401, -2015, 'Invalid API-key, IP, or permissions for action.');
@@ -261,7 +342,7 @@ export class FakeBinance {
     }
   }
 
-  private route(method: string, path: string, p: Record<string, string>, fault: FaultAction | null): unknown {
+  protected route(method: string, path: string, p: Record<string, string>, _body: string, fault: FaultAction | null): unknown {
     const b = this.book;
     const now = this.now();
     const key = `${method} ${path}`;
@@ -474,47 +555,5 @@ export class FakeBinance {
       });
     }
     return out;
-  }
-
-  private admin(path: string, method: string, body: string, res: ServerResponse): void {
-    const json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
-    let out: unknown = { ok: true };
-    switch (path) {
-      case '/__admin/reset':
-        this.reset();
-        break;
-      case '/__admin/seed':
-        this.seed(json);
-        break;
-      case '/__admin/faults':
-        if (method === 'GET') out = this.rules.map((r) => r.rule);
-        else if (method === 'DELETE') this.rules = [];
-        else for (const r of Array.isArray(json) ? (json as FaultRule[]) : [json as unknown as FaultRule]) this.addFault(r);
-        break;
-      case '/__admin/requests':
-        out = this.journal;
-        break;
-      case '/__admin/price':
-        this.book.setPrice(String(json.symbol), Number(json.price), this.timeMs);
-        break;
-      case '/__admin/clock':
-        if (typeof json.advanceMs === 'number') this.advance(json.advanceMs);
-        out = { timeMs: this.timeMs, prices: Object.fromEntries(this.book.prices) };
-        break;
-      case '/__admin/state':
-        out = {
-          timeMs: this.timeMs,
-          wallet: this.book.wallet,
-          positions: Object.fromEntries(this.book.positions),
-          orders: this.book.orders.map(orderJson),
-          prices: Object.fromEntries(this.book.prices),
-        };
-        break;
-      default:
-        res.writeHead(404, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify({ error: 'unknown admin path' }));
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(out));
   }
 }
