@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './client-order-id';
 export * from './ccxt';
+export * from './venue-broker';

@@ -161,6 +161,10 @@ export abstract class FakeVenueServer {
     this.rules.push({ rule, seen: 0, applied: 0 });
   }
 
+  clearFaults(): void {
+    this.rules = [];
+  }
+
   /** Advances the market clock, replaying every candle in between (limits fill on high / low). */
   advance(ms: number): void {
     const from = this.timeMs;
@@ -261,7 +265,7 @@ export abstract class FakeVenueServer {
         break;
       case '/__admin/faults':
         if (method === 'GET') out = this.rules.map((r) => r.rule);
-        else if (method === 'DELETE') this.rules = [];
+        else if (method === 'DELETE') this.clearFaults();
         else for (const r of Array.isArray(json) ? (json as FaultRule[]) : [json as unknown as FaultRule]) this.addFault(r);
         break;
       case '/__admin/requests':
