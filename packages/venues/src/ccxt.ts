@@ -125,6 +125,21 @@ export interface PlaceOrderRequest {
   readonly reduceOnly?: boolean;
 }
 
+/** What binding an API key checks (venues.md §6). */
+export interface KeyCheck {
+  canTrade: boolean;
+  canWithdraw: boolean;
+  ipRestricted: boolean;
+  /** One-way (net) position mode. */
+  oneWay: boolean;
+  /** Binance: the symbol's margin type is cross; OKX: null (cross is chosen per order). */
+  crossMargin: boolean | null;
+  /** Reasons to refuse the key: withdrawEnabled, tradingDisabled, hedgeMode, accountLevel. */
+  problems: string[];
+  /** Reasons to warn: noIpRestriction, notCrossMargin. */
+  warnings: string[];
+}
+
 /** The venue calls a live robot needs, in our types; implemented by CcxtVenue (and later mt5). */
 export interface Venue {
   loadMarkets(reload?: boolean): Promise<VenueMarket[]>;
@@ -429,6 +444,48 @@ export class CcxtVenue implements Venue {
       }
       throw err;
     }
+  }
+
+  /** Read-only checks of a key being bound: permissions, IP restriction, position and margin mode. */
+  async checkKey(symbol = 'BTCUSDT'): Promise<KeyCheck> {
+    const m = await this.market(symbol);
+    let check: Omit<KeyCheck, 'problems' | 'warnings'>;
+    let accountLevelOk = true;
+    if (this.exchange instanceof BinanceUsdm) {
+      const ex = this.exchange;
+      const r = await this.read(() => ex.sapiGetAccountApiRestrictions());
+      const mode = await this.read(() => ex.fetchPositionMode(m.ccxtSymbol));
+      const margin = await this.read(() => ex.fetchMarginMode(m.ccxtSymbol));
+      check = {
+        canTrade: r.enableFutures === true,
+        canWithdraw: r.enableWithdrawals === true,
+        ipRestricted: r.ipRestrict === true,
+        oneWay: mode.hedged === false,
+        crossMargin: margin.marginMode === 'cross',
+      };
+    } else {
+      const ex = this.exchange as okx;
+      const res = await this.read(() => ex.privateGetAccountConfig());
+      const data = (res.data as Record<string, unknown>[] | undefined)?.[0] ?? {};
+      const perm = typeof data.perm === 'string' ? data.perm.split(',') : [];
+      check = {
+        canTrade: perm.includes('trade'),
+        canWithdraw: perm.includes('withdraw'),
+        ipRestricted: typeof data.ip === 'string' && data.ip !== '',
+        oneWay: data.posMode === 'net_mode',
+        crossMargin: null,
+      };
+      accountLevelOk = ['2', '3', '4'].includes(String(data.acctLv));
+    }
+    const problems: string[] = [];
+    const warnings: string[] = [];
+    if (check.canWithdraw) problems.push('withdrawEnabled');
+    if (!check.canTrade) problems.push('tradingDisabled');
+    if (!check.oneWay) problems.push('hedgeMode');
+    if (!accountLevelOk) problems.push('accountLevel');
+    if (!check.ipRestricted) warnings.push('noIpRestriction');
+    if (check.crossMargin === false) warnings.push('notCrossMargin');
+    return { ...check, problems, warnings };
   }
 
   /** Cross margin and one-way mode; "already set" answers count as done. */

@@ -133,6 +133,35 @@ describe('ccxt binanceusdm against the fake exchange', () => {
     expect(await v.fetchOrder('ETHUSDT', cid('eth'))).toMatchObject({ status: 'closed', average: target });
   });
 
+  it('checks a key being bound: permissions, IP restriction, position and margin mode', async () => {
+    const v = venue();
+    expect(await v.checkKey('BTCUSDT')).toEqual({
+      canTrade: true,
+      canWithdraw: false,
+      ipRestricted: false,
+      oneWay: true,
+      crossMargin: true,
+      problems: [],
+      warnings: ['noIpRestriction'],
+    });
+    fake.seed({ account: { enableWithdrawals: true, ipRestrict: true, dualSidePosition: true, marginType: 'ISOLATED' } });
+    const bad = await v.checkKey('BTCUSDT');
+    expect(bad.problems).toEqual(['withdrawEnabled', 'hedgeMode']);
+    expect(bad.warnings).toEqual(['notCrossMargin']);
+    expect(fake.journal.map((j) => j.path)).toEqual(expect.arrayContaining(['/sapi/v1/account/apiRestrictions', '/fapi/v1/positionSide/dual', '/fapi/v1/symbolConfig']));
+  });
+
+  it('sets one-way mode, cross margin ("No need to change margin type." counts as done) and leverage', async () => {
+    const v = venue();
+    await v.ensureCrossOneWay('BTCUSDT', 7);
+    expect(fake.book.lev('BTCUSDT')).toBe(7);
+    expect(fake.journal.filter((j) => j.method === 'POST').map((j) => [j.path, j.status])).toEqual([
+      ['/fapi/v1/positionSide/dual', 200],
+      ['/fapi/v1/marginType', 400],
+      ['/fapi/v1/leverage', 200],
+    ]);
+  });
+
   it('rejects a bad signature and an unknown key with a stop error', async () => {
     await expect(venue({ secret: 'wrong' }).fetchBalance()).rejects.toBeInstanceOf(VenueStopError);
     const e = await venue({ apiKey: 'nobody' }).fetchBalance().catch((x: unknown) => x);

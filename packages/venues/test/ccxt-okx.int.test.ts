@@ -62,6 +62,20 @@ describe('ccxt okx against the fake exchange', () => {
     expect(await v.fetchOrder('BTCUSDT', cid('never'))).toBeNull();
   });
 
+  it('checks a key being bound (account config) and sets net mode, cross and leverage', async () => {
+    const v = venue();
+    expect(await v.checkKey()).toMatchObject({ canTrade: true, canWithdraw: false, oneWay: true, crossMargin: null, problems: [], warnings: ['noIpRestriction'] });
+    fake.seed({ account: { perm: 'read_only,trade,withdraw', acctLv: '1', ip: '1.2.3.4' } });
+    expect(await v.checkKey()).toMatchObject({ problems: ['withdrawEnabled', 'accountLevel'], warnings: [] });
+    await v.ensureCrossOneWay('ETHUSDT', 4);
+    expect(fake.book.lev('ETHUSDT')).toBe(4);
+    expect(fake.journal.filter((j) => j.method === 'POST').map((j) => j.path)).toEqual([
+      '/api/v5/account/set-position-mode',
+      '/api/v5/account/set-leverage',
+      '/api/v5/account/set-leverage',
+    ]);
+  });
+
   it('a timeout after acceptance is resolved by query: one order', async () => {
     fake.addFault({ method: 'POST', path: '/api/v5/trade/batch-orders', action: { type: 'accept_then_hang' } });
     const o = await venue({ timeoutMs: 300 }).placeOrder({ symbol: 'BTCUSDT', clientOrderId: cid(0), side: 'buy', type: 'market', amount: 1 });

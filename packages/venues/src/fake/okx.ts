@@ -131,7 +131,7 @@ export class FakeOkx extends FakeVenueServer {
       case 'GET /asset/currencies':
         return this.ok([]);
       case 'GET /account/config':
-        return this.ok([{ uid: '1', mainUid: '1', acctLv: '2', posMode: 'net_mode', autoLoan: false, perm: 'read_only,trade', ip: '', label: 'fake', level: 'Lv1' }]);
+        return this.ok([{ uid: '1', mainUid: '1', acctLv: '2', posMode: 'net_mode', autoLoan: false, perm: 'read_only,trade', ip: '', label: 'fake', level: 'Lv1', ...this.accountSettings }]);
       case 'GET /account/balance': {
         const u = b.unrealized();
         const eq = fmt(b.wallet + u);

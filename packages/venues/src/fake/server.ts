@@ -54,6 +54,12 @@ export interface FakeSeed {
   ackState?: 'NEW' | 'FILLED';
   /** Market clock (ms); with candles, prices follow the candle closes at this time. */
   timeMs?: number;
+  /**
+   * Key and account settings merged into Binance's apiRestrictions (enableWithdrawals, enableFutures,
+   * ipRestrict), `dualSidePosition` and `marginType` (CROSSED / ISOLATED), or OKX's account config
+   * (perm, ip, acctLv, posMode).
+   */
+  account?: Record<string, unknown>;
 }
 
 export interface FakeExchangeOptions {
@@ -84,6 +90,7 @@ export abstract class FakeVenueServer {
   protected keys: Record<string, string> = {};
   protected clockOffsetMs = 0;
   protected ackState: 'NEW' | 'FILLED' = 'FILLED';
+  protected accountSettings: Record<string, unknown> = {};
   protected replays = new Map<string, CandleReplay>();
   timeMs = 0;
   /** Market clock at the last reset: each symbol replays from its own first candle, elapsed time shared. */
@@ -133,6 +140,7 @@ export abstract class FakeVenueServer {
     this.keys = { ...(this.opts.keys ?? DEFAULT_KEYS) };
     this.clockOffsetMs = 0;
     this.ackState = 'FILLED';
+    this.accountSettings = {};
     const first = [...this.replays.values()][0];
     this.timeMs = first ? first.startMs : Date.UTC(2025, 0, 1);
     this.epochMs = this.timeMs;
@@ -150,6 +158,7 @@ export abstract class FakeVenueServer {
     if (s.clockOffsetMs !== undefined) this.clockOffsetMs = s.clockOffsetMs;
     if (s.keys) this.keys = { ...s.keys };
     if (s.ackState) this.ackState = s.ackState;
+    if (s.account) this.accountSettings = { ...this.accountSettings, ...s.account };
     if (s.timeMs !== undefined) {
       this.timeMs = s.timeMs;
       this.applyCandles(s.timeMs, s.timeMs);
@@ -361,7 +370,19 @@ export class FakeBinance extends FakeVenueServer {
       case 'GET /sapi/v1/margin/allPairs':
         return [];
       case 'GET /sapi/v1/account/apiRestrictions':
-        return { ipRestrict: false, createTime: now, enableWithdrawals: false, enableReading: true, enableFutures: true, enableSpotAndMarginTrading: false };
+        return {
+          ipRestrict: false,
+          createTime: now,
+          enableWithdrawals: false,
+          enableReading: true,
+          enableFutures: true,
+          enableSpotAndMarginTrading: false,
+          ...this.accountSettings,
+        };
+      case 'GET /fapi/v1/symbolConfig':
+        return [...b.markets.keys()]
+          .filter((s) => !p.symbol || s === p.symbol)
+          .map((symbol) => ({ symbol, marginType: this.accountSettings.marginType ?? 'CROSSED', isAutoAddMargin: 'false', leverage: b.lev(symbol), maxNotionalValue: '1000000' }));
       case 'GET /fapi/v1/ticker/price':
         return p.symbol ? { symbol: p.symbol, price: fmt(b.price(p.symbol)), time: now } : [...b.markets.keys()].map((s) => ({ symbol: s, price: fmt(b.price(s)), time: now }));
       case 'GET /fapi/v2/account':
@@ -379,7 +400,7 @@ export class FakeBinance extends FakeVenueServer {
       case 'GET /fapi/v3/positionRisk':
         return this.positionRisk(p.symbol);
       case 'GET /fapi/v1/positionSide/dual':
-        return { dualSidePosition: false };
+        return { dualSidePosition: this.accountSettings.dualSidePosition === true };
       case 'POST /fapi/v1/positionSide/dual':
         return { code: 200, msg: 'success' };
       case 'POST /fapi/v1/leverage': {
