@@ -113,6 +113,23 @@ export interface VenueOrder {
   readonly timestamp: number | null;
 }
 
+export interface VenueFill {
+  readonly id: string;
+  readonly orderId: string;
+  /** OKX reports it; Binance does not (match by orderId). */
+  readonly clientOrderId: string | null;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: number;
+  /** Venue contracts. */
+  readonly amount: number;
+  /** Fee paid (positive), in `feeCurrency`. */
+  readonly fee: number;
+  readonly feeCurrency: string | null;
+  readonly maker: boolean;
+  readonly timestamp: number;
+}
+
 export interface PlaceOrderRequest {
   readonly symbol: string;
   /** From clientOrderId(robot, signal, leg). */
@@ -354,6 +371,27 @@ export class CcxtVenue implements Venue {
     const m = await this.market(symbol);
     const os = await this.read(() => this.exchange.fetchOpenOrders(m.ccxtSymbol));
     return os.map((o) => toVenueOrder(o, m));
+  }
+
+  /** Our fills on a symbol since a time (restart reconcile: since the last booked fill), oldest first. */
+  async fetchFills(symbol: string, since?: number): Promise<VenueFill[]> {
+    const m = await this.market(symbol);
+    const ts = await this.read(() => this.exchange.fetchMyTrades(m.ccxtSymbol, since));
+    return ts
+      .map((t) => ({
+        id: String(t.id),
+        orderId: String(t.order ?? ''),
+        clientOrderId: ((t.info as Record<string, unknown> | undefined)?.clOrdId as string | undefined) || null,
+        symbol: m.symbol,
+        side: t.side === 'sell' ? ('sell' as const) : ('buy' as const),
+        price: t.price ?? 0,
+        amount: t.amount ?? 0,
+        fee: Math.abs(t.fee?.cost ?? 0),
+        feeCurrency: t.fee?.currency ?? null,
+        maker: t.takerOrMaker === 'maker',
+        timestamp: t.timestamp ?? 0,
+      }))
+      .sort((a, b) => a.timestamp - b.timestamp);
   }
 
   /**

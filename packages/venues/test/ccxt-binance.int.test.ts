@@ -92,6 +92,15 @@ describe('ccxt binanceusdm against the fake exchange', () => {
     expect(pos[0]).toMatchObject({ side: 'long', contracts: 0.01 });
   });
 
+  it('lists our fills with fees (reconcile since the last booked fill)', async () => {
+    const v = venue();
+    const o = await v.placeOrder({ symbol: 'BTCUSDT', clientOrderId: cid(0), side: 'buy', type: 'market', amount: 0.01 });
+    const fills = await v.fetchFills('BTCUSDT', Date.now() - 60_000);
+    expect(fills).toEqual([expect.objectContaining({ orderId: o.id, clientOrderId: null, side: 'buy', price: 60_000, amount: 0.01, maker: false, feeCurrency: 'USDT' })]);
+    expect(fills[0].fee).toBeCloseTo(0.24, 9); // 600 × 0.04 %
+    expect(await v.fetchFills('BTCUSDT', Date.now() + 60_000)).toEqual([]);
+  });
+
   it('answers NEW for a market order when the fake acks before filling (ackState NEW)', async () => {
     fake.seed({ ackState: 'NEW' });
     const v = venue();

@@ -76,6 +76,14 @@ describe('ccxt okx against the fake exchange', () => {
     ]);
   });
 
+  it('lists fills with client ids, contract amounts and fees', async () => {
+    const v = venue();
+    await v.placeOrder({ symbol: 'ETHUSDT', clientOrderId: cid('f'), side: 'sell', type: 'market', amount: 3 });
+    const fills = await v.fetchFills('ETHUSDT', Date.now() - 60_000);
+    expect(fills).toEqual([expect.objectContaining({ clientOrderId: cid('f'), side: 'sell', price: 3000, amount: 3, maker: false })]);
+    expect(fills[0].fee).toBeCloseTo(0.36, 9); // 0.3 ETH × 3000 × 0.04 %
+  });
+
   it('a timeout after acceptance is resolved by query: one order', async () => {
     fake.addFault({ method: 'POST', path: '/api/v5/trade/batch-orders', action: { type: 'accept_then_hang' } });
     const o = await venue({ timeoutMs: 300 }).placeOrder({ symbol: 'BTCUSDT', clientOrderId: cid(0), side: 'buy', type: 'market', amount: 1 });

@@ -168,6 +168,35 @@ export class FakeOkx extends FakeVenueServer {
         const symbol = p.instId ? this.inst(p.instId).symbol : undefined;
         return this.ok(b.openOrders(symbol).map((o) => this.orderJson(o)));
       }
+      case 'GET /trade/fills':
+      case 'GET /trade/fills-history': {
+        const symbol = p.instId ? this.inst(p.instId).symbol : undefined;
+        const orders = new Map(b.orders.map((o) => [o.orderId, o]));
+        return this.ok(
+          b.trades
+            .filter((t) => (!symbol || t.symbol === symbol) && (!p.begin || t.time > Number(p.begin)) && (!p.end || t.time < Number(p.end)))
+            .reverse()
+            .map((t) => {
+              const i = this.inst(t.symbol);
+              return {
+                instType: 'SWAP',
+                instId: i.instId,
+                tradeId: String(t.id),
+                billId: String(t.id),
+                ordId: String(t.orderId),
+                clOrdId: orders.get(t.orderId)?.clientOrderId ?? '',
+                side: t.side.toLowerCase(),
+                posSide: 'net',
+                fillPx: fmt(t.price),
+                fillSz: fmt(t.qty / i.ctVal),
+                fee: fmt(-t.commission),
+                feeCcy: 'USDT',
+                execType: t.maker ? 'M' : 'T',
+                ts: String(t.time),
+              };
+            }),
+        );
+      }
       case 'GET /market/ticker': {
         const i = this.inst(p.instId);
         const last = fmt(b.price(i.symbol));

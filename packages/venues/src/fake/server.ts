@@ -427,7 +427,13 @@ export class FakeBinance extends FakeVenueServer {
         return b.orders.filter((o) => o.symbol === p.symbol).map(orderJson);
       case 'GET /fapi/v1/userTrades':
         return b.trades
-          .filter((t) => t.symbol === p.symbol && (!p.orderId || String(t.orderId) === p.orderId))
+          .filter(
+            (t) =>
+              t.symbol === p.symbol &&
+              (!p.orderId || String(t.orderId) === p.orderId) &&
+              (!p.startTime || t.time >= Number(p.startTime)) &&
+              (!p.endTime || t.time <= Number(p.endTime)),
+          )
           .map((t) => ({
             id: t.id,
             orderId: t.orderId,
