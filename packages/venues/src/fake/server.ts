@@ -225,6 +225,7 @@ export abstract class FakeVenueServer {
       const entry: JournalEntry = { method, path: url.pathname, params: { ...params }, status: 200, at: Date.now() };
       delete entry.params.signature;
       this.journal.push(entry);
+      if (this.journal.length > 20_000) this.journal.splice(0, 10_000); // long demo runs
       const fault = this.matchFault(method, url.pathname, params);
       if (fault) entry.fault = fault.type;
       const send = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
