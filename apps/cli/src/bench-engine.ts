@@ -13,6 +13,8 @@ import {
   sliceRows,
   smaCrossBaseline,
   type BacktestConfig,
+  type BacktestReport,
+  type TwinResult,
   type Candles,
   type Strategy,
 } from '@lq/engine';
@@ -34,8 +36,12 @@ export interface StrategyFigure {
   strategy: string;
   /** From the best process CPU time of the runs. */
   candlesPerSecond: number;
+  /** The hand-written twin: same fills and fees, and the same per-bar tracking as the engine. */
   baselineCandlesPerSecond: number | null;
   ratioToBaseline: number | null;
+  /** The bare hand-written loop (fills and fees only, nothing marked to market per bar), for reference. */
+  bareLoopCandlesPerSecond?: number | null;
+  ratioToBareLoop?: number | null;
   /** The same from the best wall-clock time. */
   wallCandlesPerSecond: number;
   wallBaselineCandlesPerSecond: number | null;
@@ -57,7 +63,10 @@ export interface BenchEngineResult {
 }
 
 const defaultData = () =>
-  resolve(process.env.SHARED_DIR ?? resolve(import.meta.dirname, '../../../../shared'), 'data/binance_BTCUSDT_1m.csv.gz');
+  resolve(
+    process.env.SHARED_DIR ?? resolve(import.meta.dirname, '../../../../shared'),
+    'data/binance_BTCUSDT_1m.csv.gz',
+  );
 
 /**
  * Times `repeats` runs after two warm-up runs on a short slice (JIT). Reports the best process CPU
@@ -65,7 +74,11 @@ const defaultData = () =>
  * (2 cores, several engineers' test runs) the wall clock mostly measures the scheduler: a 10 ms loop
  * fits in one time slice while a 50 ms backtest is preempted several times, which skews the ratio.
  */
-function best<T>(repeats: number, warm: () => void, run: () => T): { seconds: number; wallSeconds: number; result: T } {
+function best<T>(
+  repeats: number,
+  warm: () => void,
+  run: () => T,
+): { seconds: number; wallSeconds: number; result: T } {
   warm();
   warm();
   let seconds = Infinity;
@@ -81,6 +94,24 @@ function best<T>(repeats: number, warm: () => void, run: () => T): { seconds: nu
     wallSeconds = Math.min(wallSeconds, wall);
   }
   return { seconds, wallSeconds, result };
+}
+
+/** The twin must report what the engine reports: same trades, final equity and drawdown. */
+function checkTwin(name: string, r: BacktestReport, t: TwinResult): void {
+  const close = (a: number, b: number, tol: number) =>
+    Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
+  if (r.tradeCount !== t.trades)
+    throw new Error(`${name}: engine ${r.tradeCount} trades, hand-written loop ${t.trades}`);
+  const checks: [string, number, number][] = [
+    ['finalEquity', r.finalEquity, t.finalEquity ?? NaN],
+    ['maxDrawdown', r.maxDrawdown, t.maxDrawdown ?? NaN],
+    ['drawdownAmount', r.drawdownAmount, t.drawdownAmount ?? NaN],
+    ['longestDrawdownMs', r.longestDrawdownMs, t.longestDrawdownMs ?? NaN],
+    ['exposedBars', Math.round(r.exposureTime * r.candleCount), t.exposedBars ?? NaN],
+  ];
+  for (const [k, a, b] of checks) {
+    if (!close(a, b, 1e-9)) throw new Error(`${name}: engine ${k} ${a}, hand-written loop ${b}`);
+  }
 }
 
 export async function benchEngine(options: BenchEngineOptions = {}): Promise<BenchEngineResult> {
@@ -126,38 +157,165 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
   const figures: StrategyFigure[] = [];
   const cps = (seconds: number) => (seconds > 0 ? Math.round(n / seconds) : 0);
 
-  // Reference twins: same logic in the engine and as one hand-written loop.
+  // Reference twins: same logic in the engine and as one hand-written loop. The twin does what the
+  // engine reports at every bar (equity marked to market at each close, drawdown and its duration,
+  // exposure, floating PnL extremes, daily returns); the bare loop (fills and fees only) is printed
+  // for reference. The twin's figures are checked against the engine's report.
+  const track = {
+    capital: base.capital,
+    time: candles.time,
+    barMs: candles.intervalMs,
+    high: candles.high,
+    low: candles.low,
+  };
+  const warmTrack = {
+    capital: base.capital,
+    time: warmSlice.time,
+    barMs: warmSlice.intervalMs,
+    high: warmSlice.high,
+    low: warmSlice.low,
+  };
   const sma = { fast: 50, slow: 200, qty: 1 };
-  const smaEngine = best(repeats, () => run(() => new SmaCrossStrategy(sma), warmSlice), () => run(() => new SmaCrossStrategy(sma), candles));
+  const smaEngine = best(
+    repeats,
+    () => run(() => new SmaCrossStrategy(sma), warmSlice),
+    () => run(() => new SmaCrossStrategy(sma), candles),
+  );
   const smaLoop = best(
     repeats,
-    () => smaCrossBaseline(warmSlice.open, warmSlice.close, warmSlice.length, sma.fast, sma.slow, sma.qty, instrument.contractSize, base.takerFee),
-    () => smaCrossBaseline(candles.open, candles.close, n, sma.fast, sma.slow, sma.qty, instrument.contractSize, base.takerFee),
+    () =>
+      smaCrossBaseline(
+        warmSlice.open,
+        warmSlice.close,
+        warmSlice.length,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+        warmTrack,
+      ),
+    () =>
+      smaCrossBaseline(
+        candles.open,
+        candles.close,
+        n,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+        track,
+      ),
   );
-  if (smaEngine.result.tradeCount !== smaLoop.result.trades) {
-    throw new Error(`SMA cross: engine ${smaEngine.result.tradeCount} trades, hand-written loop ${smaLoop.result.trades}`);
-  }
+  const smaBare = best(
+    repeats,
+    () =>
+      smaCrossBaseline(
+        warmSlice.open,
+        warmSlice.close,
+        warmSlice.length,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+      ),
+    () =>
+      smaCrossBaseline(
+        candles.open,
+        candles.close,
+        n,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+      ),
+  );
+  checkTwin('SMA cross', smaEngine.result, smaLoop.result);
   const grid = { levels: 20, gap: 0.005, qty: 1 };
-  const gridEngine = best(repeats, () => run(() => new GridStrategy(grid), warmSlice), () => run(() => new GridStrategy(grid), candles));
-  // The loop skips candles that reach neither its nearest buy nor its nearest sell level (the
-  // strictest baseline: two comparisons per quiet candle).
+  const gridEngine = best(
+    repeats,
+    () => run(() => new GridStrategy(grid), warmSlice),
+    () => run(() => new GridStrategy(grid), candles),
+  );
+  // Both the engine and the loops skip the path of a candle that reaches neither the nearest buy
+  // nor the nearest sell level (the engine through its trigger index); the twin still marks it.
   const gridLoop = best(
     repeats,
-    () => gridBaseline(warmSlice.open, warmSlice.high, warmSlice.low, warmSlice.close, warmSlice.length, grid.levels, grid.gap, grid.qty, instrument.contractSize, base.makerFee),
-    () => gridBaseline(candles.open, candles.high, candles.low, candles.close, n, grid.levels, grid.gap, grid.qty, instrument.contractSize, base.makerFee),
+    () =>
+      gridBaseline(
+        warmSlice.open,
+        warmSlice.high,
+        warmSlice.low,
+        warmSlice.close,
+        warmSlice.length,
+        grid.levels,
+        grid.gap,
+        grid.qty,
+        instrument.contractSize,
+        base.makerFee,
+        true,
+        warmTrack,
+      ),
+    () =>
+      gridBaseline(
+        candles.open,
+        candles.high,
+        candles.low,
+        candles.close,
+        n,
+        grid.levels,
+        grid.gap,
+        grid.qty,
+        instrument.contractSize,
+        base.makerFee,
+        true,
+        track,
+      ),
   );
-  if (gridEngine.result.tradeCount !== gridLoop.result.trades) {
-    throw new Error(`grid: engine ${gridEngine.result.tradeCount} trades, hand-written loop ${gridLoop.result.trades}`);
-  }
-  for (const [name, eng, loop, params] of [
-    ['reference:sma-cross', smaEngine, smaLoop, sma],
-    ['reference:grid', gridEngine, gridLoop, grid],
+  const gridBare = best(
+    repeats,
+    () =>
+      gridBaseline(
+        warmSlice.open,
+        warmSlice.high,
+        warmSlice.low,
+        warmSlice.close,
+        warmSlice.length,
+        grid.levels,
+        grid.gap,
+        grid.qty,
+        instrument.contractSize,
+        base.makerFee,
+      ),
+    () =>
+      gridBaseline(
+        candles.open,
+        candles.high,
+        candles.low,
+        candles.close,
+        n,
+        grid.levels,
+        grid.gap,
+        grid.qty,
+        instrument.contractSize,
+        base.makerFee,
+      ),
+  );
+  checkTwin('grid', gridEngine.result, gridLoop.result);
+  for (const [name, eng, loop, bare, params] of [
+    ['reference:sma-cross', smaEngine, smaLoop, smaBare, sma],
+    ['reference:grid', gridEngine, gridLoop, gridBare, grid],
   ] as const) {
     const figure: StrategyFigure = {
       strategy: name,
       candlesPerSecond: cps(eng.seconds),
       baselineCandlesPerSecond: cps(loop.seconds),
       ratioToBaseline: Math.round((loop.seconds / eng.seconds) * 1000) / 1000,
+      bareLoopCandlesPerSecond: cps(bare.seconds),
+      ratioToBareLoop: Math.round((bare.seconds / eng.seconds) * 1000) / 1000,
       wallCandlesPerSecond: cps(eng.wallSeconds),
       wallBaselineCandlesPerSecond: cps(loop.wallSeconds),
       tradeCount: eng.result.tradeCount,
@@ -165,7 +323,10 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
       params: { ...params },
     };
     figures.push(figure);
-    log(`[engine] ${name}: ${(figure.candlesPerSecond / 1e6).toFixed(1)} M candles/s, loop ${(figure.baselineCandlesPerSecond! / 1e6).toFixed(1)} M/s, ratio ${figure.ratioToBaseline}, ${figure.tradeCount} trades`);
+    log(
+      `[engine] ${name}: ${(figure.candlesPerSecond / 1e6).toFixed(1)} M candles/s, twin loop ${(figure.baselineCandlesPerSecond! / 1e6).toFixed(1)} M/s, ratio ${figure.ratioToBaseline}` +
+        ` (bare loop ${(figure.bareLoopCandlesPerSecond! / 1e6).toFixed(1)} M/s, ratio ${figure.ratioToBareLoop}), ${figure.tradeCount} trades`,
+    );
     await sampleRss();
   }
 
@@ -173,11 +334,19 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
   const price = candles.close[0];
   for (const definition of Object.values(strategies)) {
     if (!definition.markets.includes('crypto')) continue;
-    const params: Record<string, unknown> = { ...definition.defaults(instrument, { capital: 100_000, price }), interval: '1m' };
+    const params: Record<string, unknown> = {
+      ...definition.defaults(instrument, { capital: 100_000, price }),
+      interval: '1m',
+    };
     delete params.start;
     delete params.end;
     const make = () => definition.fromInput(params, instrument);
-    const config = (c: Candles): BacktestConfig => ({ ...base, capital: 100_000, leverage: Number(params.leverage ?? 10), candles: c });
+    const config = (c: Candles): BacktestConfig => ({
+      ...base,
+      capital: 100_000,
+      leverage: Number(params.leverage ?? 10),
+      candles: c,
+    });
     try {
       const r = best(
         repeats,
@@ -195,7 +364,9 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
         status: r.result.status,
         params,
       });
-      log(`[engine] ${definition.type}: ${(cps(r.seconds) / 1e6).toFixed(1)} M candles/s, ${r.result.tradeCount} trades, status ${r.result.status}`);
+      log(
+        `[engine] ${definition.type}: ${(cps(r.seconds) / 1e6).toFixed(1)} M candles/s, ${r.result.tradeCount} trades, status ${r.result.status}`,
+      );
     } catch (e) {
       log(`[engine] ${definition.type} failed: ${(e as Error).message}`);
     }
@@ -212,7 +383,10 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
 }
 
 function main(): Promise<void> {
-  const v = parseStrict(process.argv.slice(2), { json: { type: 'boolean', default: false }, data: { type: 'string' } });
+  const v = parseStrict(process.argv.slice(2), {
+    json: { type: 'boolean', default: false },
+    data: { type: 'string' },
+  });
   const log = (...parts: unknown[]) => (v.json ? console.error(...parts) : console.log(...parts));
   return benchEngine({ log, dataPath: v.data }).then((r) => {
     console.log(v.json ? toJson(r) : toJson(r, 2));

@@ -93,7 +93,6 @@ export function prepareCandles(config: BacktestConfig): {
   return { input, inputOffset: a, decision: candles, lastInputIndex: lastSourceIndex };
 }
 
-
 /** Accumulators of one run, shared between the hot loop and the report. */
 class RunState {
   haltReason: string | null = null;
@@ -111,6 +110,27 @@ class RunState {
   maxFloatingProfit = 0;
   maxFloatingLoss = 0;
   readonly equityCurve: EquityPoint[] = [];
+  /**
+   * The hot loop's metrics as of the last call that could throw (bars, decisions, lastEquity, peak,
+   * peakTime, maxDrawdown, drawdownAmount, longestDrawdownMs, exposedBars, maxFloatingProfit,
+   * maxFloatingLoss): raw stores into a typed array cost less than object fields.
+   */
+  readonly checkpoint = new Float64Array(11);
+  /** Copies the checkpoint into the fields (after the loop was left by an exception). */
+  restore(): void {
+    const ck = this.checkpoint;
+    this.bars = ck[0];
+    this.decisions = ck[1];
+    this.lastEquity = ck[2];
+    this.peak = ck[3];
+    this.peakTime = ck[4];
+    this.maxDrawdown = ck[5];
+    this.drawdownAmount = ck[6];
+    this.longestDrawdownMs = ck[7];
+    this.exposedBars = ck[8];
+    this.maxFloatingProfit = ck[9];
+    this.maxFloatingLoss = ck[10];
+  }
   constructor(capital: number) {
     this.lastEquity = capital;
     this.peak = capital;
@@ -132,13 +152,39 @@ interface LoopInput {
   stride: number;
 }
 
+/** Records a strategy (or fill callback) error as the run's failure. */
+function fail(st: RunState, e: unknown): void {
+  st.status = RunStatus.fail;
+  st.statusReason = `strategy error: ${(e as Error).message}`;
+}
+
 /**
  * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone. Per input
  * candle: simulate the path (inline when no trigger can fire), mark to market, update the metrics,
  * and at the close of a decision candle call the strategy and execute its intents.
+ *
+ * The broker figures the inline path needs (trigger bounds, floating-PnL line, balance, exposure)
+ * are cached in locals and re-read only after a call that can change the broker (the candle path,
+ * funding, executed intents): between those the broker is not touched, so a quiet candle reads no
+ * object field at all.
+ *
+ * No try/catch here: an exception handler in this function makes V8 box the floating-point locals
+ * at every call that can throw (one heap number per candle). Instead the metrics are written to
+ * `st.checkpoint` before each call that can throw (the candle path, the strategy), and `runBacktest` catches.
  */
 function simulate(li: LoopInput, st: RunState): void {
-  const { strategy, broker: b, view, input, lastInputIndex, periods, funding, inputOffset, recordEquity, stride } = li;
+  const {
+    strategy,
+    broker: b,
+    view,
+    input,
+    lastInputIndex,
+    periods,
+    funding,
+    inputOffset,
+    recordEquity,
+    stride,
+  } = li;
   const n = input.length;
   const nd = li.decisionCount;
   const time = input.time;
@@ -147,10 +193,12 @@ function simulate(li: LoopInput, st: RunState): void {
   const close = input.close;
   const barMs = input.intervalMs;
   const usdBase = b.usdBase;
+  const curve = st.equityCurve;
+  const ck = st.checkpoint;
   const out: Intent[] = [];
   let d = 0;
   let nextDecisionEnd = nd > 0 ? (lastInputIndex === null ? 0 : lastInputIndex[0]) : -1;
-  let sinceSample = stride - 1;
+  let nextSample = recordEquity ? 0 : -1;
   let bars = 0;
   let lastEquity = st.lastEquity;
   let peak = st.peak;
@@ -163,109 +211,149 @@ function simulate(li: LoopInput, st: RunState): void {
   let maxFloatingLoss = 0;
   let nextPeriod = -Infinity; // min(periods.dayEnd, periods.monthEnd)
   let stopped = false;
-  try {
-    for (let i = 0; i < n; i++) {
-      const t = time[i];
-      if (t >= nextPeriod) {
-        if (t >= periods.dayEnd) periods.onDay(t, lastEquity);
-        if (t >= periods.monthEnd) periods.onMonth(t, lastEquity);
-        nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
-      }
-      const h = high[i];
-      const l = low[i];
-      const c = close[i];
-      if (b.dirty) b.reindex();
-      let exposed = false;
-      let equity: number;
-      if (h < b.upMin && l > b.downMax) {
-        // Nothing can fire in this candle: floating PnL at the extremes and the close, inline.
-        b.cur = c;
-        if (b.longQty + b.shortQty > 0) {
-          exposed = true;
-          const f1 = b.floatSlope;
-          const f0 = b.floatIntercept;
-          let fl = f1 * l + f0;
-          let fh = f1 * h + f0;
-          let fc = f1 * c + f0;
-          if (usdBase) {
-            fl /= l;
-            fh /= h;
-            fc /= c;
-          }
-          if (fl > fh) {
-            const x = fl;
-            fl = fh;
-            fh = x;
-          }
-          if (fl < maxFloatingLoss) maxFloatingLoss = fl;
-          if (fh > maxFloatingProfit) maxFloatingProfit = fh;
-          equity = b.balance + fc;
-        } else {
-          equity = b.balance;
+  // Broker state cache (see above).
+  if (b.dirty) b.reindex();
+  let upMin = b.upMin;
+  let downMax = b.downMax;
+  let slope = b.floatSlope;
+  let intercept = b.floatIntercept;
+  let balance = b.balance;
+  let holding = b.longQty + b.shortQty > 0;
+  let lastClose = NaN;
+  for (let i = 0; i < n; i++) {
+    const t = time[i];
+    if (t >= nextPeriod) {
+      if (t >= periods.dayEnd) periods.onDay(t, lastEquity);
+      if (t >= periods.monthEnd) periods.onMonth(t, lastEquity);
+      nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
+    }
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    lastClose = c;
+    let exposed: boolean;
+    let equity: number;
+    let halted = false;
+    let changed = false;
+    if (h < upMin && l > downMax) {
+      // Nothing can fire in this candle: floating PnL at the extremes and the close, inline.
+      exposed = holding;
+      if (holding) {
+        let fl = slope * l + intercept;
+        let fh = slope * h + intercept;
+        let fc = slope * c + intercept;
+        if (usdBase) {
+          fl /= l;
+          fh /= h;
+          fc /= c;
         }
+        if (fl > fh) {
+          const x = fl;
+          fl = fh;
+          fh = x;
+        }
+        if (fl < maxFloatingLoss) maxFloatingLoss = fl;
+        if (fh > maxFloatingProfit) maxFloatingProfit = fh;
+        equity = balance + fc;
       } else {
-        b.processCandle(input, i);
-        exposed = b.longQty + b.shortQty > 0;
-        if (b.stopCode !== 0) {
-          stopped = true;
-          equity = b.equityAt(b.lastPrice);
-        } else {
-          equity = exposed ? b.equityAt(c) : b.balance;
-        }
+        equity = balance;
       }
-      if (funding !== null && exposed && !stopped) {
-        const rate = funding[inputOffset + i];
-        if (rate === rate && rate !== 0) {
-          b.applyFunding(rate, c);
-          equity = b.equityAt(c);
-        }
-      }
-      bars++;
-      lastEquity = equity;
-      if (exposed) exposedBars++;
-      if (equity >= peak) {
-        peak = equity;
-        peakTime = t;
+    } else {
+      ck[0] = bars;
+      ck[1] = d;
+      ck[2] = lastEquity;
+      ck[3] = peak;
+      ck[4] = peakTime;
+      ck[5] = maxDrawdown;
+      ck[6] = drawdownAmount;
+      ck[7] = longestDrawdownMs;
+      ck[8] = exposedBars;
+      ck[9] = maxFloatingProfit;
+      ck[10] = maxFloatingLoss;
+      b.processCandle(input, i);
+      changed = true;
+      exposed = b.longQty + b.shortQty > 0;
+      if (b.stopCode !== 0) {
+        stopped = true;
+        equity = b.equityAt(b.lastPrice);
       } else {
-        const amount = peak - equity;
-        if (amount > drawdownAmount) drawdownAmount = amount;
-        if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
-        const under = t + barMs - peakTime;
-        if (under > longestDrawdownMs) longestDrawdownMs = under;
+        equity = exposed ? b.equityAt(c) : b.balance;
       }
-      if (recordEquity && ++sinceSample >= stride) {
-        sinceSample = 0;
-        st.equityCurve.push({ time: t, equity });
-      }
-      if (stopped || st.haltReason !== null) break;
-      if (i === nextDecisionEnd) {
-        view.index = d;
-        strategy.onCandle(view, out);
-        if (out.length > 0) {
-          const hr = executeIntents(out, b);
-          if (hr !== null) st.haltReason = hr;
-        }
-        d++;
-        nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
-        if (st.haltReason !== null) break;
+      halted = st.haltReason !== null;
+    }
+    if (funding !== null && exposed && !stopped) {
+      const rate = funding[inputOffset + i];
+      if (rate === rate && rate !== 0) {
+        b.applyFunding(rate, c);
+        equity = b.equityAt(c);
+        changed = true;
       }
     }
-  } catch (e) {
-    st.status = RunStatus.fail;
-    st.statusReason = `strategy error: ${(e as Error).message}`;
-  } finally {
-    st.bars = bars;
-    st.decisions = d;
-    st.lastEquity = lastEquity;
-    st.peak = peak;
-    st.peakTime = peakTime;
-    st.maxDrawdown = maxDrawdown;
-    st.drawdownAmount = drawdownAmount;
-    st.longestDrawdownMs = longestDrawdownMs;
-    st.exposedBars = exposedBars;
-    st.maxFloatingProfit = Math.max(maxFloatingProfit, b.maxFloatingProfit);
-    st.maxFloatingLoss = Math.min(maxFloatingLoss, b.maxFloatingLoss);
+    bars++;
+    lastEquity = equity;
+    if (exposed) exposedBars++;
+    if (equity >= peak) {
+      peak = equity;
+      peakTime = t;
+    } else {
+      const amount = peak - equity;
+      if (amount > drawdownAmount) drawdownAmount = amount;
+      if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
+      const under = t + barMs - peakTime;
+      if (under > longestDrawdownMs) longestDrawdownMs = under;
+    }
+    if (i === nextSample) {
+      nextSample += stride;
+      curve.push({ time: t, equity });
+    }
+    if (stopped || halted) break;
+    if (i === nextDecisionEnd) {
+      view.index = d;
+      ck[0] = bars;
+      ck[1] = d;
+      ck[2] = lastEquity;
+      ck[3] = peak;
+      ck[4] = peakTime;
+      ck[5] = maxDrawdown;
+      ck[6] = drawdownAmount;
+      ck[7] = longestDrawdownMs;
+      ck[8] = exposedBars;
+      ck[9] = maxFloatingProfit;
+      ck[10] = maxFloatingLoss;
+      strategy.onCandle(view, out);
+      if (out.length > 0) {
+        b.cur = c;
+        const hr = executeIntents(out, b);
+        if (hr !== null) st.haltReason = hr;
+        changed = true;
+      }
+      d++;
+      nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
+      if (st.haltReason !== null) break;
+    }
+    if (changed) {
+      if (b.dirty) b.reindex();
+      upMin = b.upMin;
+      downMax = b.downMax;
+      slope = b.floatSlope;
+      intercept = b.floatIntercept;
+      balance = b.balance;
+      holding = b.longQty + b.shortQty > 0;
+    }
   }
+  // The inline path does not move the broker's price: leave it at the last close simulated.
+  if (!stopped && lastClose === lastClose) b.cur = lastClose;
+  st.bars = bars;
+  st.decisions = d;
+  st.lastEquity = lastEquity;
+  st.peak = peak;
+  st.peakTime = peakTime;
+  st.maxDrawdown = maxDrawdown;
+  st.drawdownAmount = drawdownAmount;
+  st.longestDrawdownMs = longestDrawdownMs;
+  st.exposedBars = exposedBars;
+  st.maxFloatingProfit = maxFloatingProfit;
+  st.maxFloatingLoss = maxFloatingLoss;
 }
 
 /** Runs a strategy over historical candles and returns the report. Pure and deterministic. */
@@ -282,7 +370,10 @@ export function runBacktest(strategy: Strategy, config: BacktestConfig): Backtes
     slippagePoints: config.slippagePoints,
     recordFills: config.recordFills,
   });
-  const periods = new PeriodReturns({ capital: config.capital, offsetMs: (config.utcOffsetMinutes ?? 0) * 60_000 });
+  const periods = new PeriodReturns({
+    capital: config.capital,
+    offsetMs: (config.utcOffsetMinutes ?? 0) * 60_000,
+  });
   const view = new KernelView(
     broker,
     decision,
@@ -311,22 +402,30 @@ export function runBacktest(strategy: Strategy, config: BacktestConfig): Backtes
   }
   const n = input.length;
   const recordEquity = config.recordEquity ?? true;
-  simulate(
-    {
-      strategy,
-      broker,
-      view,
-      input,
-      lastInputIndex,
-      decisionCount: decision.length,
-      periods,
-      funding: config.fundingRates ?? null,
-      inputOffset,
-      recordEquity,
-      stride: Math.max(1, Math.ceil(n / Math.max(1, (config.maxEquityPoints ?? 2000) - 2))),
-    },
-    st,
-  );
+  try {
+    simulate(
+      {
+        strategy,
+        broker,
+        view,
+        input,
+        lastInputIndex,
+        decisionCount: decision.length,
+        periods,
+        funding: config.fundingRates ?? null,
+        inputOffset,
+        recordEquity,
+        stride: Math.max(1, Math.ceil(n / Math.max(1, (config.maxEquityPoints ?? 2000) - 2))),
+      },
+      st,
+    );
+  } catch (e) {
+    // The strategy (or a fill callback) threw: the metrics up to that point are in the checkpoint.
+    st.restore();
+    fail(st, e);
+  }
+  st.maxFloatingProfit = Math.max(st.maxFloatingProfit, broker.maxFloatingProfit);
+  st.maxFloatingLoss = Math.min(st.maxFloatingLoss, broker.maxFloatingLoss);
   return buildReport(config, broker, periods, st, input, decision);
 }
 
@@ -356,7 +455,12 @@ function buildReport(
     curve.push({ time: lastTime, equity: finalEquity });
   }
   const durationMs = bars > 0 ? lastTime + barMs - input.time[0] : 0;
-  const ratios = periods.finish(finalEquity, durationMs, st.maxDrawdown, inst.market === 'crypto' ? 365 : 252);
+  const ratios = periods.finish(
+    finalEquity,
+    durationMs,
+    st.maxDrawdown,
+    inst.market === 'crypto' ? 365 : 252,
+  );
   const md = moneyDigits(inst);
   const money = (x: number) => roundMoney(x, md);
   const wins = broker.wins;
@@ -395,7 +499,12 @@ function buildReport(
     sharpe: ratios.sharpe,
     sortino: ratios.sortino,
     calmar: ratios.calmar,
-    profitFactor: broker.grossLoss > 0 ? broker.grossProfit / broker.grossLoss : broker.grossProfit > 0 ? Infinity : 0,
+    profitFactor:
+      broker.grossLoss > 0
+        ? broker.grossProfit / broker.grossLoss
+        : broker.grossProfit > 0
+          ? Infinity
+          : 0,
     expectancy: money(tradeCount > 0 ? (broker.grossProfit - broker.grossLoss) / tradeCount : 0),
     exposureTime: bars > 0 ? st.exposedBars / bars : 0,
     longestDrawdownMs: st.longestDrawdownMs,

@@ -49,6 +49,35 @@ export class GridStrategy implements Strategy {
 }
 
 /**
+ * What the engine reports at every bar, for a twin to compute too: equity marked to market at each
+ * close (so drawdown, its amount and duration), exposure, the floating PnL extremes along the path,
+ * and daily returns (Sharpe / Sortino sums) at local-day boundaries.
+ */
+export interface TwinTracking {
+  capital: number;
+  time: Float64Array;
+  barMs: number;
+}
+
+export interface TwinResult {
+  trades: number;
+  /** Realised PnL in quote currency minus fees. */
+  net: number;
+  /** Present with tracking. */
+  finalEquity?: number;
+  maxDrawdown?: number;
+  drawdownAmount?: number;
+  longestDrawdownMs?: number;
+  exposedBars?: number;
+  maxFloatingLoss?: number;
+  maxFloatingProfit?: number;
+  days?: number;
+  dailySum?: number;
+}
+
+const DAY = 86_400_000;
+
+/**
  * The same grid as one loop over typed arrays. `skipQuietCandles` caches the nearest buy and sell
  * levels so a candle that reaches neither costs two comparisons (an optimised loop); without it
  * every candle checks every level along its path (the straightforward loop).
@@ -65,7 +94,8 @@ export function gridBaseline(
   contractSize: number,
   makerFee: number,
   skipQuietCandles = true,
-): { trades: number; net: number } {
+  track?: TwinTracking,
+): TwinResult {
   const buy = new Float64Array(levels);
   const tp = new Float64Array(levels);
   const entry = new Float64Array(levels);
@@ -78,6 +108,17 @@ export function gridBaseline(
   const size = qty * contractSize;
   let trades = 0;
   let net = 0;
+  // Aggregated position for marking to market: held levels and Σ entry prices.
+  let held = 0;
+  let cost = 0;
+  let minF = 0;
+  let maxF = 0;
+  const mark = (px: number) => {
+    if (held === 0) return;
+    const f = (held * px - cost) * size;
+    if (f < minF) minF = f;
+    if (f > maxF) maxF = f;
+  };
   let nextBuy = buy[0]; // highest waiting buy level
   let nextSell = Infinity; // lowest take-profit of a held level
   const refresh = () => {
@@ -98,6 +139,8 @@ export function gridBaseline(
         holding[k] = 1;
         entry[k] = px;
         net -= px * size * makerFee;
+        held++;
+        cost += px;
       }
     }
     if (skipQuietCandles) refresh();
@@ -110,27 +153,109 @@ export function gridBaseline(
         holding[k] = 0;
         net += (px - entry[k]) * size - px * size * makerFee;
         trades++;
+        held--;
+        cost -= entry[k];
+        if (held === 0) cost = 0;
       }
     }
     if (skipQuietCandles) refresh();
   };
-  for (let i = 1; i < n; i++) {
-    const h = high[i];
-    const l = low[i];
-    if (skipQuietCandles && h < nextSell && l > nextBuy) continue;
-    const o = open[i];
-    const c = close[i];
+  const path = (o: number, h: number, l: number, c: number) => {
+    mark(o);
     down(o, o);
     up(o, o);
     if (o - l <= h - o) {
       down(o, l);
+      mark(l);
       up(l, h);
+      mark(h);
       down(h, c);
     } else {
       up(o, h);
+      mark(h);
       down(h, l);
+      mark(l);
       up(l, c);
     }
+    mark(c);
+  };
+  if (track === undefined) {
+    // The bare loop: fills and fees only, nothing marked to market.
+    for (let i = 1; i < n; i++) {
+      const h = high[i];
+      const l = low[i];
+      if (skipQuietCandles && h < nextSell && l > nextBuy) continue;
+      const o = open[i];
+      const c = close[i];
+      down(o, o);
+      up(o, o);
+      if (o - l <= h - o) {
+        down(o, l);
+        up(l, h);
+        down(h, c);
+      } else {
+        up(o, h);
+        down(h, l);
+        up(l, c);
+      }
+    }
+    return { trades, net };
   }
-  return { trades, net };
+  // With tracking: every bar is marked to market at its close and the metrics updated, quiet or not.
+  const { capital, time, barMs } = track;
+  let peak = capital;
+  let peakTime = time[0];
+  let maxDrawdown = 0;
+  let drawdownAmount = 0;
+  let longestDrawdownMs = 0;
+  let exposedBars = 0;
+  let equity = capital;
+  let dayEnd = Math.floor(time[0] / DAY) * DAY + DAY;
+  let dayStart = capital;
+  let days = 0;
+  let dailySum = 0;
+  for (let i = 0; i < n; i++) {
+    const t = time[i];
+    if (t >= dayEnd) {
+      dailySum += equity / dayStart - 1;
+      days++;
+      dayStart = equity;
+      dayEnd = Math.floor(t / DAY) * DAY + DAY;
+    }
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    if (i > 0 && !(skipQuietCandles && h < nextSell && l > nextBuy)) path(open[i], h, l, c);
+    else if (held > 0) {
+      mark(l);
+      mark(h);
+    }
+    if (held > 0) {
+      exposedBars++;
+      equity = capital + net + (held * c - cost) * size;
+    } else equity = capital + net;
+    if (equity >= peak) {
+      peak = equity;
+      peakTime = t;
+    } else {
+      const amount = peak - equity;
+      if (amount > drawdownAmount) drawdownAmount = amount;
+      if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
+      const under = t + barMs - peakTime;
+      if (under > longestDrawdownMs) longestDrawdownMs = under;
+    }
+  }
+  return {
+    trades,
+    net,
+    finalEquity: equity,
+    maxDrawdown,
+    drawdownAmount,
+    longestDrawdownMs,
+    exposedBars,
+    maxFloatingLoss: minF,
+    maxFloatingProfit: maxF,
+    days,
+    dailySum,
+  };
 }
