@@ -111,12 +111,12 @@ class RunState {
   maxFloatingLoss = 0;
   readonly equityCurve: EquityPoint[] = [];
   /**
-   * The hot loop's metrics as of the last call that could throw (bars, decisions, lastEquity, peak,
-   * peakTime, maxDrawdown, drawdownAmount, longestDrawdownMs, exposedBars, maxFloatingProfit,
-   * maxFloatingLoss): raw stores into a typed array cost less than object fields.
+   * The hot loop's metrics (bars, decisions, lastEquity, peak, peakTime, maxDrawdown, drawdownAmount,
+   * longestDrawdownMs, exposedBars, maxFloatingProfit, maxFloatingLoss), kept up to date by the loop
+   * (bars and decisions before each call that can throw); copied to the fields by `restore`.
    */
   readonly checkpoint = new Float64Array(11);
-  /** Copies the checkpoint into the fields (after the loop was left by an exception). */
+  /** Copies the checkpoint into the fields (after the loop, also when it was left by an exception). */
   restore(): void {
     const ck = this.checkpoint;
     this.bars = ck[0];
@@ -169,8 +169,8 @@ function fail(st: RunState, e: unknown): void {
  * object field at all.
  *
  * No try/catch here: an exception handler in this function makes V8 box the floating-point locals
- * at every call that can throw (one heap number per candle). Instead the metrics are written to
- * `st.checkpoint` before each call that can throw (the candle path, the strategy), and `runBacktest` catches.
+ * at every call that can throw (a heap number per candle). The metrics live in `st.checkpoint`, so
+ * they are current when a call throws; `runBacktest` catches.
  */
 function simulate(li: LoopInput, st: RunState): void {
   const {
@@ -194,21 +194,23 @@ function simulate(li: LoopInput, st: RunState): void {
   const barMs = input.intervalMs;
   const usdBase = b.usdBase;
   const curve = st.equityCurve;
-  const ck = st.checkpoint;
+  // The metrics live in a typed array, not in locals: they stay valid when a call throws, and V8
+  // keeps no boxed copies of them across the strategy call.
+  const m = st.checkpoint;
+  m[2] = st.lastEquity;
+  m[3] = st.peak;
+  m[4] = input.length > 0 ? input.time[0] : 0;
+  m[5] = 0;
+  m[6] = 0;
+  m[7] = 0;
+  m[8] = 0;
+  m[9] = 0;
+  m[10] = 0;
   const out: Intent[] = [];
   let d = 0;
   let nextDecisionEnd = nd > 0 ? (lastInputIndex === null ? 0 : lastInputIndex[0]) : -1;
   let nextSample = recordEquity ? 0 : -1;
   let bars = 0;
-  let lastEquity = st.lastEquity;
-  let peak = st.peak;
-  let peakTime = n > 0 ? time[0] : 0;
-  let maxDrawdown = 0;
-  let drawdownAmount = 0;
-  let longestDrawdownMs = 0;
-  let exposedBars = 0;
-  let maxFloatingProfit = 0;
-  let maxFloatingLoss = 0;
   let nextPeriod = -Infinity; // min(periods.dayEnd, periods.monthEnd)
   let stopped = false;
   // Broker state cache (see above).
@@ -219,20 +221,17 @@ function simulate(li: LoopInput, st: RunState): void {
   let intercept = b.floatIntercept;
   let balance = b.balance;
   let holding = b.longQty + b.shortQty > 0;
-  let lastClose = NaN;
   for (let i = 0; i < n; i++) {
     const t = time[i];
     if (t >= nextPeriod) {
-      if (t >= periods.dayEnd) periods.onDay(t, lastEquity);
-      if (t >= periods.monthEnd) periods.onMonth(t, lastEquity);
+      if (t >= periods.dayEnd) periods.onDay(t, m[2]);
+      if (t >= periods.monthEnd) periods.onMonth(t, m[2]);
       nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
     }
     const h = high[i];
     const l = low[i];
     const c = close[i];
-    lastClose = c;
     let exposed: boolean;
-    let equity: number;
     let halted = false;
     let changed = false;
     if (h < upMin && l > downMax) {
@@ -252,32 +251,23 @@ function simulate(li: LoopInput, st: RunState): void {
           fl = fh;
           fh = x;
         }
-        if (fl < maxFloatingLoss) maxFloatingLoss = fl;
-        if (fh > maxFloatingProfit) maxFloatingProfit = fh;
-        equity = balance + fc;
+        if (fl < m[10]) m[10] = fl;
+        if (fh > m[9]) m[9] = fh;
+        m[2] = balance + fc;
       } else {
-        equity = balance;
+        m[2] = balance;
       }
     } else {
-      ck[0] = bars;
-      ck[1] = d;
-      ck[2] = lastEquity;
-      ck[3] = peak;
-      ck[4] = peakTime;
-      ck[5] = maxDrawdown;
-      ck[6] = drawdownAmount;
-      ck[7] = longestDrawdownMs;
-      ck[8] = exposedBars;
-      ck[9] = maxFloatingProfit;
-      ck[10] = maxFloatingLoss;
+      m[0] = bars;
+      m[1] = d;
       b.processCandle(input, i);
       changed = true;
       exposed = b.longQty + b.shortQty > 0;
       if (b.stopCode !== 0) {
         stopped = true;
-        equity = b.equityAt(b.lastPrice);
+        m[2] = b.equityAt(b.lastPrice);
       } else {
-        equity = exposed ? b.equityAt(c) : b.balance;
+        m[2] = exposed ? b.equityAt(c) : b.balance;
       }
       halted = st.haltReason !== null;
     }
@@ -285,22 +275,24 @@ function simulate(li: LoopInput, st: RunState): void {
       const rate = funding[inputOffset + i];
       if (rate === rate && rate !== 0) {
         b.applyFunding(rate, c);
-        equity = b.equityAt(c);
+        m[2] = b.equityAt(c);
         changed = true;
       }
     }
     bars++;
-    lastEquity = equity;
-    if (exposed) exposedBars++;
+    // Equity goes through the array too: a local merging a call's result would be a boxed value.
+    const equity = m[2];
+    if (exposed) m[8]++;
+    const peak = m[3];
     if (equity >= peak) {
-      peak = equity;
-      peakTime = t;
+      m[3] = equity;
+      m[4] = t;
     } else {
       const amount = peak - equity;
-      if (amount > drawdownAmount) drawdownAmount = amount;
-      if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
-      const under = t + barMs - peakTime;
-      if (under > longestDrawdownMs) longestDrawdownMs = under;
+      if (amount > m[6]) m[6] = amount;
+      if (amount > m[5] * peak) m[5] = amount / peak;
+      const under = t + barMs - m[4];
+      if (under > m[7]) m[7] = under;
     }
     if (i === nextSample) {
       nextSample += stride;
@@ -309,17 +301,8 @@ function simulate(li: LoopInput, st: RunState): void {
     if (stopped || halted) break;
     if (i === nextDecisionEnd) {
       view.index = d;
-      ck[0] = bars;
-      ck[1] = d;
-      ck[2] = lastEquity;
-      ck[3] = peak;
-      ck[4] = peakTime;
-      ck[5] = maxDrawdown;
-      ck[6] = drawdownAmount;
-      ck[7] = longestDrawdownMs;
-      ck[8] = exposedBars;
-      ck[9] = maxFloatingProfit;
-      ck[10] = maxFloatingLoss;
+      m[0] = bars;
+      m[1] = d;
       strategy.onCandle(view, out);
       if (out.length > 0) {
         b.cur = c;
@@ -342,18 +325,10 @@ function simulate(li: LoopInput, st: RunState): void {
     }
   }
   // The inline path does not move the broker's price: leave it at the last close simulated.
-  if (!stopped && lastClose === lastClose) b.cur = lastClose;
-  st.bars = bars;
-  st.decisions = d;
-  st.lastEquity = lastEquity;
-  st.peak = peak;
-  st.peakTime = peakTime;
-  st.maxDrawdown = maxDrawdown;
-  st.drawdownAmount = drawdownAmount;
-  st.longestDrawdownMs = longestDrawdownMs;
-  st.exposedBars = exposedBars;
-  st.maxFloatingProfit = maxFloatingProfit;
-  st.maxFloatingLoss = maxFloatingLoss;
+  if (!stopped && bars > 0) b.cur = close[bars - 1];
+  m[0] = bars;
+  m[1] = d;
+  st.restore();
 }
 
 /** Runs a strategy over historical candles and returns the report. Pure and deterministic. */
