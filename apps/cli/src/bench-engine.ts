@@ -12,6 +12,7 @@ import {
   runBacktest,
   sliceRows,
   smaCrossBaseline,
+  smaCrossTwin,
   type BacktestConfig,
   type BacktestReport,
   type TwinResult,
@@ -184,7 +185,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
   const smaLoop = best(
     repeats,
     () =>
-      smaCrossBaseline(
+      smaCrossTwin(
         warmSlice.open,
         warmSlice.close,
         warmSlice.length,
@@ -196,7 +197,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
         warmTrack,
       ),
     () =>
-      smaCrossBaseline(
+      smaCrossTwin(
         candles.open,
         candles.close,
         n,

@@ -71,7 +71,7 @@ export function smaCrossBaseline(
   track?: TwinTracking & { high: Float64Array; low: Float64Array },
 ): BaselineResult & TwinResult {
   if (track !== undefined)
-    return smaCrossTracked(open, close, n, fast, slow, qty, contractSize, takerFee, track);
+    return smaCrossTwin(open, close, n, fast, slow, qty, contractSize, takerFee, track);
   const rf = new Float64Array(fast);
   const rs = new Float64Array(slow);
   let sf = 0;
@@ -149,8 +149,8 @@ export function smaCrossBaseline(
 
 const DAY = 86_400_000;
 
-/** `smaCrossBaseline` with the engine's per-bar tracking (see `TwinTracking`). */
-function smaCrossTracked(
+/** `smaCrossBaseline` with the engine's per-bar tracking (see `TwinTracking`): the benchmark's twin. */
+export function smaCrossTwin(
   open: Float64Array,
   close: Float64Array,
   n: number,
