@@ -304,15 +304,18 @@ function simulate(li: LoopInput, st: RunState): void {
       m[0] = bars;
       m[1] = d;
       strategy.onCandle(view, out);
+      d++;
       if (out.length > 0) {
+        m[1] = d - 1;
         b.cur = c;
         const hr = executeIntents(out, b);
         if (hr !== null) st.haltReason = hr;
+        // A halt comes from these intents or from a fill they caused (one during the candle's path
+        // has already ended the loop above).
+        if (st.haltReason !== null) break;
         changed = true;
       }
-      d++;
       nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
-      if (st.haltReason !== null) break;
     }
     if (changed) {
       if (b.dirty) b.reindex();
