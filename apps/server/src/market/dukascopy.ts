@@ -3,10 +3,11 @@
 // Incremental (only the store's missing ranges), resumable (cursor), with progress; an unreachable
 // data feed marks the run failed with a plain message and never throws out of a job.
 import type { FastifyBaseLogger } from 'fastify';
-import { allocCandles, getInstrument, intervalToMs, type Candles } from '@lq/engine';
+import { getInstrument, intervalToMs } from '@lq/engine';
 import type { DatabaseHandle } from '@lq/db';
 import { createImportRun, getImportRun, MarketImportError, normaliseSeriesKey, updateImportRun } from './imports';
 import { missingRanges, monthStart, nextMonth, writeCandles, type SeriesKey } from './store';
+import { ohlcvRowsToCandles } from './ohlcv';
 
 /** Our timeframe → dukascopy-node's. */
 const TIMEFRAMES = { '1m': 'm1', '5m': 'm5', '15m': 'm15', '30m': 'm30', '1h': 'h1', '4h': 'h4', '1d': 'd1' } as const;
@@ -44,22 +45,6 @@ export async function createDukascopyRun(database: DatabaseHandle, request: Duka
     fromMs: request.fromMs,
     toMs: request.toMs,
   });
-}
-
-function toCandles(rows: number[][], step: number, from: number, to: number): Candles {
-  const kept = rows
-    .filter((r) => r[0] >= from && r[0] < to && r[0] % step === 0 && r.slice(0, 5).every((x) => Number.isFinite(x)))
-    .sort((a, b) => a[0] - b[0]);
-  const c = allocCandles(kept.length, step);
-  kept.forEach((r, i) => {
-    c.time[i] = r[0];
-    c.open[i] = r[1];
-    c.high[i] = r[2];
-    c.low[i] = r[3];
-    c.close[i] = r[4];
-    c.volume[i] = Number.isFinite(r[5]) ? r[5] : 0;
-  });
-  return c;
 }
 
 /** A network failure (not an HTTP answer): the feed is unreachable. */
@@ -131,7 +116,7 @@ export async function runDukascopyImport(
             volumeUnits: 'millions',
             ignoreFlats: true,
           });
-          const candles = toCandles(data, step, from, until);
+          const candles = ohlcvRowsToCandles(data, step, from, until);
           if (candles.length > 0) rows += (await writeCandles(database, key, candles)).written;
           done += until - from;
           from = until;

@@ -3,7 +3,7 @@
 // an unreachable exchange marks the run failed with a plain message and never throws out of a job.
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
-import { allocCandles, intervalToMs, type Candles } from '@lq/engine';
+import { intervalToMs } from '@lq/engine';
 import type { DatabaseHandle } from '@lq/db';
 import {
   createImportRun,
@@ -13,6 +13,7 @@ import {
   updateImportRun,
 } from './imports';
 import { missingRanges, writeCandles, type SeriesKey } from './store';
+import { ohlcvRowsToCandles } from './ohlcv';
 
 export const EXCHANGES = ['binance', 'okx'] as const;
 export type ExchangeName = (typeof EXCHANGES)[number];
@@ -177,7 +178,7 @@ export async function runExchangeImport(
         while (since < range.toMs) {
           const until = Math.min(range.toMs, since + limit * step);
           const page = await client.fetchOHLCV(origin.market, key.timeframe, since, limit, { until: until - 1 });
-          const candles = toCandles(page, step, since, until);
+          const candles = ohlcvRowsToCandles(page, step, since, until);
           if (candles.length > 0) rows += (await writeCandles(database, key, candles)).written;
           // No candles in this window (an exchange outage, or before listing): move on past it.
           done += until - since;
@@ -201,20 +202,3 @@ export async function runExchangeImport(
   }
 }
 
-/** ccxt OHLCV rows → candles inside [from, to) on the timeframe grid (unsorted or extra rows dropped). */
-function toCandles(rows: number[][], step: number, from: number, to: number): Candles {
-  const kept = rows
-    .filter((r) => Array.isArray(r) && r.length >= 5 && r[0] >= from && r[0] < to && r[0] % step === 0)
-    .filter((r) => r.slice(0, 5).every((x) => Number.isFinite(x)))
-    .sort((a, b) => a[0] - b[0]);
-  const c = allocCandles(kept.length, step);
-  kept.forEach((r, i) => {
-    c.time[i] = r[0];
-    c.open[i] = r[1];
-    c.high[i] = r[2];
-    c.low[i] = r[3];
-    c.close[i] = r[4];
-    c.volume[i] = Number.isFinite(r[5]) ? r[5] : 0;
-  });
-  return c;
-}
