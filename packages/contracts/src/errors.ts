@@ -58,6 +58,20 @@ export const ERRORS = {
   BACKTEST_NOT_RUNNING: { code: 'A0327', status: 409 },
   RECOMMEND_BUSY: { code: 'A0328', status: 409 },
   CONFLICT: { code: 'A0409', status: 409 },
+  // trading accounts and robots
+  ACCOUNT_KEY_REJECTED: { code: 'A0330', status: 422 },
+  ACCOUNT_KEY_CAN_WITHDRAW: { code: 'A0331', status: 422 },
+  ACCOUNT_KEY_CANNOT_TRADE: { code: 'A0332', status: 422 },
+  ACCOUNT_IN_USE: { code: 'A0333', status: 409 },
+  ACCOUNT_FROZEN: { code: 'A0334', status: 409 },
+  ACCOUNT_DUPLICATE: { code: 'A0335', status: 409 },
+  SECRET_UNREADABLE: { code: 'A0336', status: 422 },
+  ACCOUNT_WRONG_MARKET: { code: 'A0337', status: 422 },
+  ACCOUNT_REQUIRED: { code: 'A0338', status: 422 },
+  COIN_TAKEN: { code: 'A0340', status: 409 },
+  ROBOT_NOT_RUNNING: { code: 'A0341', status: 409 },
+  ROBOT_NOT_PAUSED: { code: 'A0342', status: 409 },
+  ROBOT_STOPPED: { code: 'A0343', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },
@@ -65,6 +79,8 @@ export const ERRORS = {
   // third parties
   MAIL_FAILED: { code: 'C0001', status: 502 },
   EXCHANGE_ERROR: { code: 'C0100', status: 502 },
+  EXCHANGE_UNREACHABLE: { code: 'C0101', status: 502 },
+  MT5_BRIDGE_OFFLINE: { code: 'C0110', status: 503 },
   PAYMENT_PROVIDER_ERROR: { code: 'C0200', status: 502 },
 } as const satisfies Record<string, ErrorDef>;
 

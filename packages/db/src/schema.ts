@@ -296,9 +296,220 @@ export const entitlementGrants = pgTable(
   (t) => [index('entitlement_grants_user_idx').on(t.userId, t.kind)],
 );
 
+// ---------------------------------------------------------------- trading accounts and robots
+
+/**
+ * A user's trading account on one market: crypto by exchange (binance | okx) with an API key, or
+ * forex through the MT5 bridge (exchange mt5). Secrets are AES-256-GCM ciphertexts (nonce + tag +
+ * data) under a per-record key wrapped by the server's master key, with (user id, account id) as
+ * associated data; only the last 4 characters of the API key are kept in clear. Unbinding sets
+ * `unbound_at` (robots' history still names the account).
+ */
+export const tradingAccounts = pgTable(
+  'trading_accounts',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** forex | crypto */
+    market: text('market').notNull(),
+    /** binance | okx | mt5 */
+    exchange: text('exchange').notNull(),
+    accountName: text('account_name').notNull(),
+    remark: text('remark'),
+    /** Per-record data key, wrapped (encrypted) by the master key. */
+    wrappedKey: bytea('wrapped_key'),
+    apiKeyEnc: bytea('api_key_enc'),
+    secretKeyEnc: bytea('secret_key_enc'),
+    passphraseEnc: bytea('passphrase_enc'),
+    /** Last 4 characters of the API key (or MT5 login), for the masked display. */
+    keyLast4: text('key_last4'),
+    /** SHA-256 of the API key: refuses binding the same key twice per user. */
+    apiKeyHash: text('api_key_hash'),
+    leverage: integer('leverage').notNull().default(10),
+    frozen: boolean('frozen').notNull().default(false),
+    frozenReason: text('frozen_reason'),
+    /** Last key check: {canTrade, canWithdraw, ipRestricted, oneWay, crossMargin, warnings, checkedAt}. */
+    keyCheck: jsonb('key_check'),
+    /** MT5: SHA-256 of the bridge token (shown once), the login/server the first hello bound it to. */
+    bridgeTokenHash: text('bridge_token_hash'),
+    mt5Login: text('mt5_login'),
+    mt5Server: text('mt5_server'),
+    /** MT5: last heartbeat and its figures {balance, equity, freeMargin, termConnected, …}. */
+    bridgeSeenAt: timestamp('bridge_seen_at', { withTimezone: true }),
+    bridgeState: jsonb('bridge_state'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    unboundAt: timestamp('unbound_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('trading_accounts_user_idx').on(t.userId, t.market),
+    uniqueIndex('trading_accounts_bridge_token_key').on(t.bridgeTokenHash),
+  ],
+);
+
+/**
+ * A trading robot: one strategy on one symbol of one account. `status`:
+ * running → paused (user, or an error the runner cannot retry: `pause_reason`) → running (continue);
+ * running | paused → stopping (user stop: the runner cancels orders and closes positions) → stopped;
+ * error-stopped robots are `stopped` with `stop_reason`. The runner holding the lease
+ * (`lease_owner` until `lease_until`, renewed by heartbeat) is the only one that acts on a robot.
+ */
+export const robots = pgTable(
+  'robots',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => tradingAccounts.id),
+    /** forex | crypto (the account's market) */
+    market: text('market').notNull(),
+    /** paper (simulated venue on live candles) | live (the account's venue) */
+    mode: text('mode').notNull().default('live'),
+    strategy: text('strategy').notNull(),
+    symbol: text('symbol').notNull(),
+    /** Trading pair as the venue names it (BTC/USDT:USDT, BTC-USDT-SWAP, EURUSD.m …). */
+    tradingPair: text('trading_pair'),
+    interval: text('interval').notNull(),
+    /** Validated strategy parameters (the strategy schema's output). */
+    params: jsonb('params').notNull(),
+    capital: numeric('capital', { precision: 24, scale: 8 }).notNull(),
+    leverage: integer('leverage').notNull(),
+    /** running | paused | stopping | stopped */
+    status: text('status').notNull().default('running'),
+    pauseReason: text('pause_reason'),
+    stopReason: text('stop_reason'),
+    /** Realised PnL − fees, booked from fills (decimal string in the API). */
+    income: numeric('income', { precision: 24, scale: 8 }).notNull().default('0'),
+    /** Latest mark-to-market figures the runner saw {equity, floating, position, price, at}. */
+    live: jsonb('live'),
+    /** Open time (ms) of the last decision candle the strategy has seen. */
+    lastCandleAt: bigint('last_candle_at', { mode: 'number' }),
+    sourceBacktestId: bigint('source_backtest_id', { mode: 'number' }),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('robots_user_idx').on(t.userId, t.status, t.createdAt),
+    index('robots_account_idx').on(t.accountId, t.status),
+    index('robots_lease_idx').on(t.status, t.leaseUntil),
+  ],
+);
+
+/**
+ * Every order intent, written (state `sending`) before it leaves, keyed by the client order id
+ * derived from (robot, signal, leg). States: queued | sending | open | unknown | filled | canceled
+ * | rejected (venues' VenueBroker IntentState).
+ */
+export const robotIntents = pgTable(
+  'robot_intents',
+  {
+    id: id(),
+    robotId: bigint('robot_id', { mode: 'number' })
+      .notNull()
+      .references(() => robots.id, { onDelete: 'cascade' }),
+    clientOrderId: text('client_order_id').notNull(),
+    tag: text('tag').notNull(),
+    ticket: text('ticket').notNull(),
+    /** open | close */
+    action: text('action').notNull(),
+    /** long | short */
+    positionSide: text('position_side').notNull(),
+    /** The venue request {symbol, side, type, amount, price, reduceOnly} and the engine intent. */
+    request: jsonb('request').notNull(),
+    intent: jsonb('intent').notNull(),
+    state: text('state').notNull(),
+    filled: numeric('filled', { precision: 30, scale: 12 }).notNull().default('0'),
+    average: numeric('average', { precision: 30, scale: 12 }),
+    venueOrderId: text('venue_order_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('robot_intents_client_order_id_key').on(t.robotId, t.clientOrderId),
+    index('robot_intents_state_idx').on(t.robotId, t.state),
+  ],
+);
+
+/** Fills booked for a robot (the order detail's fill list and the income). */
+export const robotFills = pgTable(
+  'robot_fills',
+  {
+    id: id(),
+    robotId: bigint('robot_id', { mode: 'number' })
+      .notNull()
+      .references(() => robots.id, { onDelete: 'cascade' }),
+    clientOrderId: text('client_order_id').notNull(),
+    /** The venue's trade / deal id when it gave one, else `<clientOrderId>:<cumulative filled>`. */
+    fillKey: text('fill_key').notNull(),
+    action: text('action').notNull(),
+    positionSide: text('position_side').notNull(),
+    qty: numeric('qty', { precision: 30, scale: 12 }).notNull(),
+    price: numeric('price', { precision: 30, scale: 12 }).notNull(),
+    fee: numeric('fee', { precision: 24, scale: 8 }).notNull().default('0'),
+    pnl: numeric('pnl', { precision: 24, scale: 8 }).notNull().default('0'),
+    reason: text('reason'),
+    filledAt: timestamp('filled_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('robot_fills_key').on(t.robotId, t.fillKey),
+    index('robot_fills_robot_idx').on(t.robotId, t.filledAt),
+  ],
+);
+
+/** What happened to a robot, for its detail page: started, paused, continued, error, stopped, reconciled … */
+export const robotEvents = pgTable(
+  'robot_events',
+  {
+    id: id(),
+    robotId: bigint('robot_id', { mode: 'number' })
+      .notNull()
+      .references(() => robots.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** Machine key of the message (i18n) and its parameters / detail. */
+    message: text('message'),
+    detail: jsonb('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('robot_events_robot_idx').on(t.robotId, t.createdAt)],
+);
+
+/** MT5 deals reported by the EA (the fill record of forex robots); unique per account and deal. */
+export const mt5Deals = pgTable(
+  'mt5_deals',
+  {
+    id: id(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => tradingAccounts.id, { onDelete: 'cascade' }),
+    deal: text('deal').notNull(),
+    order: text('order'),
+    positionId: text('position_id'),
+    magic: text('magic'),
+    clientOrderId: text('client_order_id'),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mt5_deals_account_deal_key').on(t.accountId, t.deal)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 export type BacktestRow = typeof backtests.$inferSelect;
 export type RecommendationRow = typeof recommendations.$inferSelect;
 export type CandleChunkRow = typeof candleChunks.$inferSelect;
+export type TradingAccountRow = typeof tradingAccounts.$inferSelect;
+export type RobotRow = typeof robots.$inferSelect;
+export type RobotIntentRow = typeof robotIntents.$inferSelect;
+export type RobotFillRow = typeof robotFills.$inferSelect;
