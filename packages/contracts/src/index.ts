@@ -8,3 +8,4 @@ export * from './user';
 export * from './messages';
 export * from './market';
 export * from './backtest';
+export * from './robot';
