@@ -62,6 +62,17 @@ export const configSchema = z.object({
   MARKET_BINANCE_URL: optionalUrl(/^https?:$/),
   MARKET_OKX_URL: optionalUrl(/^https?:$/),
   MARKET_DUKASCOPY_URL: optionalUrl(/^https?:$/),
+  /** Master key of the trading-account secrets (base64 of 32 bytes); default: <DATA_DIR>/secrets.key (0600). */
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, { error: 'must be base64 of 32 bytes' }),
+  /** RSA private key (PKCS#8 PEM) the web client encrypts secrets for; default: <DATA_DIR>/transport-rsa.pem (0600). */
+  SECRETS_TRANSPORT_KEY: z.string().trim().optional(),
+  /** Origins of the live venues' REST APIs (the fake exchange on 127.0.0.1 in tests and demos); unset: the real exchanges. */
+  EXCHANGE_BINANCE_URL: optionalUrl(/^https?:$/),
+  EXCHANGE_OKX_URL: optionalUrl(/^https?:$/),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };
