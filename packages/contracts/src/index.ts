@@ -8,4 +8,5 @@ export * from './user';
 export * from './messages';
 export * from './market';
 export * from './backtest';
+export * from './mt5';
 export * from './robot';
