@@ -10,3 +10,4 @@ export * from './market';
 export * from './backtest';
 export * from './mt5';
 export * from './robot';
+export * from './account';
