@@ -9,3 +9,4 @@ export * from './broker';
 export * from './metrics';
 export * from './kernel';
 export * from './reference';
+export * from './live';
