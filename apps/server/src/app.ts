@@ -23,6 +23,7 @@ import { Mailer } from './mail';
 import { backtestRoutes } from './routes/backtest';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
+import { robotRoutes } from './routes/robots';
 import { userRoutes } from './routes/user';
 import { serveWeb } from './web';
 
@@ -181,6 +182,7 @@ export async function buildApp(
     userRoutes(app, deps);
     marketRoutes(app, deps);
     backtestRoutes(app, deps);
+    robotRoutes(app, deps);
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true)

@@ -155,18 +155,18 @@ const moneyOrNull = (x: unknown) => round(typeof x === 'number' ? x : x === null
 const ratioOrNull = (x: unknown) => round(typeof x === 'number' ? x : x === null ? NaN : Number(x), 6);
 
 /** A validation failure shaped like a request validation issue, so the message names the field. */
-function invalid(path: (string | number)[], message: string): RequestValidationError {
+export function invalid(path: (string | number)[], message: string): RequestValidationError {
   return new RequestValidationError([{ code: 'custom', path, message, input: undefined } as unknown as z.core.$ZodIssue]);
 }
 
-function marketOf(dataSource: string): 'crypto' | 'forex' {
+export function marketOf(dataSource: string): 'crypto' | 'forex' {
   const source = DATA_SOURCES.find((s) => s.type === dataSource);
   if (!source) throw new AppError('DATA_SOURCE_UNKNOWN', {}, 'dataSource');
   if (!source.isOpen) throw new AppError('MARKET_NOT_OPEN', {}, 'dataSource');
   return source.market;
 }
 
-function strategyFor(type: string, market: 'crypto' | 'forex'): StrategyDefinition {
+export function strategyFor(type: string, market: 'crypto' | 'forex'): StrategyDefinition {
   if (!isStrategyType(type)) throw invalid(['strategy'], 'validation.unknownStrategy');
   const definition = getStrategy(type);
   if (!definition.markets.includes(market)) {
@@ -175,7 +175,7 @@ function strategyFor(type: string, market: 'crypto' | 'forex'): StrategyDefiniti
   return definition;
 }
 
-function instrumentFor(symbolText: string, market: 'crypto' | 'forex'): Instrument {
+export function instrumentFor(symbolText: string, market: 'crypto' | 'forex'): Instrument {
   const symbol = symbolText.trim().toUpperCase();
   if (!SYMBOL_PATTERN.test(symbol)) throw new AppError('INVALID_SYMBOL', {}, 'symbol');
   let instrument: Instrument;
