@@ -1,7 +1,8 @@
 // `npm run fake-exchange`: the fake Binance USDⓈ-M and OKX v5 servers on 127.0.0.1 replaying real
 // candles. Env: FAKE_PORT (Binance, default 18080), FAKE_OKX_PORT (default 18081), FAKE_DATA_DIR (default ../shared/data), FAKE_FAULTS (JSON array
 // of fault rules), FAKE_KEYS (JSON {apiKey: secret}; default {"fake-key":"fake-secret"}),
-// FAKE_TICK_MS (advance the market clock one candle every this many wall ms; 0 = only via admin).
+// FAKE_TICK_MS (advance the market clock one candle every this many wall ms; 0 = only via admin),
+// FAKE_CLOCK=wall (the market clock follows the wall clock instead, FAKE_SPEED times as fast).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Candles } from '@lq/engine';
@@ -23,9 +24,15 @@ const okx = new FakeOkx({ port: Number(process.env.FAKE_OKX_PORT ?? 18081), keys
 const b = await binance.listen();
 const o = await okx.listen();
 console.log(`fake-exchange: binanceusdm on ${b}, okx on ${o} (urls.api.rest); admin under /__admin/ on each`);
+const wall = process.env.FAKE_CLOCK === 'wall';
+if (wall) {
+  const speed = Number(process.env.FAKE_SPEED ?? 1);
+  binance.setClock({ mode: 'wall', speed });
+  okx.setClock({ mode: 'wall', speed });
+}
 const tick = Number(process.env.FAKE_TICK_MS ?? 1000);
 const timer =
-  tick > 0
+  tick > 0 && !wall
     ? setInterval(() => {
         binance.advance(60_000);
         okx.advance(60_000);

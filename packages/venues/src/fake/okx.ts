@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BinanceApiError, BinanceBook, fmt, type FakeMarket, type FakeOrder } from './binance';
-import { FakeVenueServer, type FakeExchangeOptions, type FaultAction } from './server';
+import { FakeVenueServer, barMs, type FakeExchangeOptions, type FaultAction } from './server';
 
 interface OkxInstrument {
   symbol: string;
@@ -197,14 +197,58 @@ export class FakeOkx extends FakeVenueServer {
             }),
         );
       }
-      case 'GET /market/ticker': {
+      case 'GET /market/ticker':
+        return this.ok([this.tickerJson(this.inst(p.instId))]);
+      case 'GET /market/tickers':
+        return this.ok(p.instType === undefined || p.instType === 'SWAP' ? OKX_INSTRUMENTS.map((i) => this.tickerJson(i)) : []);
+      case 'GET /market/candles':
+      case 'GET /market/history-candles': {
+        // before < ts < after; newest first; rows [ts, o, h, l, c, vol (contracts), volCcy (coins), volCcyQuote, confirm].
         const i = this.inst(p.instId);
-        const last = fmt(b.price(i.symbol));
-        return this.ok([{ instType: 'SWAP', instId: i.instId, last, bidPx: last, askPx: last, open24h: last, high24h: last, low24h: last, vol24h: '0', volCcy24h: '0', ts: String(now) }]);
+        const iv = barMs(p.bar);
+        const limit = Math.min(300, Math.max(1, Number(p.limit ?? 100)));
+        const before = p.before !== undefined ? Number(p.before) : undefined;
+        const after = p.after !== undefined ? Number(p.after) : undefined;
+        let rows = this.candleRows(i.symbol, iv, {
+          fromMs: before !== undefined ? before + 1 : undefined,
+          toMs: after !== undefined ? after - 1 : undefined,
+          limit: before !== undefined ? 100_000 : limit + 1,
+        });
+        rows = rows.filter((x) => (before === undefined || x.time > before) && (after === undefined || x.time < after));
+        if (rows.length > limit) rows = before !== undefined && after === undefined ? rows.slice(0, limit) : rows.slice(rows.length - limit);
+        const lastTime = Math.floor(this.timeMs / iv) * iv;
+        return this.ok(
+          rows
+            .reverse()
+            .map((x) => [String(x.time), fmt(x.open), fmt(x.high), fmt(x.low), fmt(x.close), fmt(x.volume / i.ctVal), fmt(x.volume), fmt(x.volume * x.close), x.time >= lastTime ? '0' : '1']),
+        );
       }
       default:
         throw new BinanceApiError(404, -5000, `Path ${path} could not be found.`);
     }
+  }
+
+  private tickerJson(i: OkxInstrument): Record<string, string> {
+    const t = this.ticker24h(i.symbol);
+    const last = this.book.price(i.symbol);
+    return {
+      instType: 'SWAP',
+      instId: i.instId,
+      last: fmt(last),
+      lastSz: '0',
+      bidPx: fmt(last),
+      bidSz: '0',
+      askPx: fmt(last),
+      askSz: '0',
+      open24h: fmt(t?.open ?? last),
+      high24h: fmt(t?.high ?? last),
+      low24h: fmt(t?.low ?? last),
+      vol24h: fmt((t?.volume ?? 0) / i.ctVal),
+      volCcy24h: fmt(t?.volume ?? 0),
+      sodUtc0: fmt(t?.open ?? last),
+      sodUtc8: fmt(t?.open ?? last),
+      ts: String(this.timeMs),
+    };
   }
 
   private lookup(p: Record<string, string>, code: number, msg: string): FakeOrder {

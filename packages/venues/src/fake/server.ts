@@ -62,7 +62,25 @@ export interface FakeSeed {
   account?: Record<string, unknown>;
 }
 
+/**
+ * Market clock mode. `manual` (default): the clock moves only through `advance()` / the admin
+ * endpoint. `wall`: it follows the wall clock from where it is, `speed` times as fast (60 = one 1m
+ * candle per second), replaying every candle it passes.
+ */
+export type FakeClockMode = { mode: 'manual' } | { mode: 'wall'; speed?: number };
+
+/** One OHLCV row in market time (open time ms). */
+export interface FakeCandleRow {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
 export interface FakeExchangeOptions {
+  clock?: FakeClockMode;
   port?: number;
   host?: string;
   keys?: Record<string, string>;
@@ -80,7 +98,14 @@ interface RuleState {
   applied: number;
 }
 
-const PUBLIC = new Set(['/fapi/v1/time', '/fapi/v1/ping', '/fapi/v1/exchangeInfo', '/fapi/v1/ticker/price', '/fapi/v1/ticker/24hr']);
+const PUBLIC = new Set(['/fapi/v1/time', '/fapi/v1/ping', '/fapi/v1/exchangeInfo', '/fapi/v1/ticker/price', '/fapi/v1/ticker/24hr', '/fapi/v1/klines']);
+
+const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '3m': 180_000, '5m': 300_000, '15m': 900_000, '30m': 1_800_000, '1h': 3_600_000, '2h': 7_200_000, '4h': 14_400_000, '1d': 86_400_000 };
+/** Binance interval / OKX bar → ms (OKX: 1m, 5m, 1H, 4H, 1Dutc …). */
+export function barMs(bar: string | undefined): number {
+  const key = (bar ?? '1m').replace(/utc$/i, '').replace(/H$/, 'h').replace(/D$/, 'd');
+  return INTERVAL_MS[key] ?? 60_000;
+}
 
 /** HTTP server, journal, fault rules, keys and candle clock shared by the fake venues. */
 export abstract class FakeVenueServer {
@@ -97,6 +122,11 @@ export abstract class FakeVenueServer {
   protected epochMs = 0;
   private server: Server;
   private sockets = new Set<Socket>();
+  private clockMode: FakeClockMode = { mode: 'manual' };
+  /** Wall mode: wall time and market time at the last anchor. */
+  private wallAnchor = 0;
+  private marketAnchor = 0;
+  private wallTimer: NodeJS.Timeout | null = null;
 
   protected abstract newBook(balance: number): BinanceBook;
   protected abstract parseParams(method: string, url: URL, body: string): Record<string, string>;
@@ -111,6 +141,7 @@ export abstract class FakeVenueServer {
   constructor(protected readonly opts: FakeExchangeOptions = {}) {
     for (const [s, c] of Object.entries(opts.candles ?? {})) this.replays.set(s, new CandleReplay(c));
     this.reset();
+    if (opts.clock) this.setClock(opts.clock);
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (s) => {
       this.sockets.add(s);
@@ -129,6 +160,8 @@ export abstract class FakeVenueServer {
   }
 
   async close(): Promise<void> {
+    if (this.wallTimer) clearInterval(this.wallTimer);
+    this.wallTimer = null;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -172,6 +205,96 @@ export abstract class FakeVenueServer {
 
   clearFaults(): void {
     this.rules = [];
+  }
+
+  /** Switches the market clock between manual and wall-clock (optionally accelerated) mode. */
+  setClock(mode: FakeClockMode): void {
+    this.syncWallClock();
+    this.clockMode = mode;
+    this.wallAnchor = Date.now();
+    this.marketAnchor = this.timeMs;
+    if (this.wallTimer) clearInterval(this.wallTimer);
+    this.wallTimer = null;
+    if (mode.mode === 'wall') {
+      this.wallTimer = setInterval(() => this.syncWallClock(), 200);
+      this.wallTimer.unref();
+    }
+  }
+
+  /** Wall mode: moves the market clock to where the wall clock says it is. */
+  syncWallClock(): void {
+    if (this.clockMode.mode !== 'wall') return;
+    const target = this.marketAnchor + (Date.now() - this.wallAnchor) * (this.clockMode.speed ?? 1);
+    if (target > this.timeMs) this.advance(target - this.timeMs);
+  }
+
+  /**
+   * Candles of `symbol` in market time, oldest first: every candle opened at or before the market
+   * clock (the last one still forming, as a venue's newest kline), from `fromMs`, at most `limit`
+   * (the newest ones when `fromMs` is absent), aggregated to `intervalMs` when it is a multiple of
+   * the data's interval.
+   */
+  candleRows(symbol: string, intervalMs: number, opts: { fromMs?: number; toMs?: number; limit: number }): FakeCandleRow[] {
+    const r = this.replays.get(symbol);
+    if (!r) return [];
+    const c = r.candles;
+    const shift = r.startMs - this.epochMs;
+    const last = r.indexAt(this.timeMs + shift);
+    const step = c.intervalMs;
+    const iv = intervalMs >= step && intervalMs % step === 0 ? intervalMs : step;
+    const to = Math.min(opts.toMs ?? Infinity, this.timeMs);
+    const rows: FakeCandleRow[] = [];
+    const push = (i: number): void => {
+      const t = c.time[i] - shift;
+      const b = Math.floor(t / iv) * iv;
+      const prev = rows[rows.length - 1];
+      if (prev && prev.time === b) {
+        prev.high = Math.max(prev.high, c.high[i]);
+        prev.low = Math.min(prev.low, c.low[i]);
+        prev.close = c.close[i];
+        prev.volume += c.volume[i];
+      } else rows.push({ time: b, open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
+    };
+    if (opts.fromMs !== undefined) {
+      const from = Math.floor(opts.fromMs / iv) * iv;
+      let i = Math.max(0, r.indexAt(from + shift));
+      if (i < c.length && c.time[i] - shift < from) i++;
+      for (; i <= last && i < c.length; i++) {
+        const t = c.time[i] - shift;
+        if (t > to) break;
+        push(i);
+        if (rows.length > opts.limit) {
+          rows.pop();
+          break;
+        }
+      }
+    } else {
+      // The newest `limit` buckets: walk back far enough, then keep the tail.
+      let i = Math.min(last, c.length - 1);
+      const startBucket = Math.floor((Math.min(c.time[Math.max(0, i)] - shift, to)) / iv) * iv - (opts.limit - 1) * iv;
+      while (i > 0 && c.time[i - 1] - shift >= startBucket) i--;
+      for (; i <= last && i < c.length; i++) {
+        if (c.time[i] - shift > to) break;
+        push(i);
+      }
+      if (rows.length > opts.limit) rows.splice(0, rows.length - opts.limit);
+    }
+    return rows;
+  }
+
+  /** 24 h figures at the market clock from the replayed candles (null without candles). */
+  protected ticker24h(symbol: string): { last: number; open: number; high: number; low: number; volume: number } | null {
+    const rows = this.candleRows(symbol, 60_000, { fromMs: this.timeMs - 86_400_000, limit: 1440 });
+    if (rows.length === 0) return null;
+    let high = -Infinity;
+    let low = Infinity;
+    let volume = 0;
+    for (const x of rows) {
+      if (x.high > high) high = x.high;
+      if (x.low < low) low = x.low;
+      volume += x.volume;
+    }
+    return { last: this.book.price(symbol), open: rows[0].open, high, low, volume };
   }
 
   /** Advances the market clock, replaying every candle in between (limits fill on high / low). */
@@ -219,6 +342,7 @@ export abstract class FakeVenueServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
+    this.syncWallClock();
     try {
       if (url.pathname.startsWith('/__admin/')) return this.admin(url.pathname, method, body, res);
       const params = this.parseParams(method, url, body);
@@ -285,6 +409,9 @@ export abstract class FakeVenueServer {
         this.book.setPrice(String(json.symbol), Number(json.price), this.timeMs);
         break;
       case '/__admin/clock':
+        if (json.mode === 'wall' || json.mode === 'manual') {
+          this.setClock(json.mode === 'wall' ? { mode: 'wall', speed: typeof json.speed === 'number' ? json.speed : 1 } : { mode: 'manual' });
+        }
         if (typeof json.advanceMs === 'number') this.advance(json.advanceMs);
         out = { timeMs: this.timeMs, prices: Object.fromEntries(this.book.prices) };
         break;
@@ -384,6 +511,43 @@ export class FakeBinance extends FakeVenueServer {
         return [...b.markets.keys()]
           .filter((s) => !p.symbol || s === p.symbol)
           .map((symbol) => ({ symbol, marginType: this.accountSettings.marginType ?? 'CROSSED', isAutoAddMargin: 'false', leverage: b.lev(symbol), maxNotionalValue: '1000000' }));
+      case 'GET /fapi/v1/klines': {
+        b.market(p.symbol);
+        const iv = barMs(p.interval);
+        const limit = Math.min(1500, Math.max(1, Number(p.limit ?? 500)));
+        const rows = this.candleRows(p.symbol, iv, {
+          fromMs: p.startTime !== undefined ? Number(p.startTime) : undefined,
+          toMs: p.endTime !== undefined ? Number(p.endTime) : undefined,
+          limit,
+        });
+        return rows.map((x) => [x.time, fmt(x.open), fmt(x.high), fmt(x.low), fmt(x.close), fmt(x.volume), x.time + iv - 1, fmt(x.volume * x.close), 1, '0', '0', '0']);
+      }
+      case 'GET /fapi/v1/ticker/24hr': {
+        const one = (s: string): Record<string, unknown> => {
+          const t = this.ticker24h(s);
+          const last = b.price(s);
+          const open = t?.open ?? last;
+          return {
+            symbol: s,
+            priceChange: fmt(last - open),
+            priceChangePercent: fmt(open > 0 ? ((last - open) / open) * 100 : 0),
+            weightedAvgPrice: fmt(last),
+            lastPrice: fmt(last),
+            lastQty: '0',
+            openPrice: fmt(open),
+            highPrice: fmt(t?.high ?? last),
+            lowPrice: fmt(t?.low ?? last),
+            volume: fmt(t?.volume ?? 0),
+            quoteVolume: fmt((t?.volume ?? 0) * last),
+            openTime: this.timeMs - 86_400_000,
+            closeTime: this.timeMs,
+            firstId: 0,
+            lastId: 0,
+            count: 0,
+          };
+        };
+        return p.symbol ? one(p.symbol) : [...b.markets.keys()].map(one);
+      }
       case 'GET /fapi/v1/ticker/price':
         return p.symbol ? { symbol: p.symbol, price: fmt(b.price(p.symbol)), time: now } : [...b.markets.keys()].map((s) => ({ symbol: s, price: fmt(b.price(s)), time: now }));
       case 'GET /fapi/v2/account':
