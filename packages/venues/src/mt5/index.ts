@@ -1,0 +1,3 @@
+export * from './link';
+export * from './venue';
+export * from './fake-ea';
