@@ -529,6 +529,23 @@ describe('list, history, detail, orders, fills', () => {
     expect(stopped.events.map((e) => e.kind)).toEqual(['stopping', 'started']);
   });
 
+  it('reads positions given as an object or a list by the runner', async () => {
+    await t.database.exec(`update robots set live = $2::jsonb where id = $1`, [
+      stoppedId,
+      JSON.stringify({ equity: 1, floating: -2, position: { side: 'long', qty: 0.3, price: 3000 }, price: 3001, at: 5 }),
+    ]);
+    let d = (await get<RobotDetail>(u.token, `/order/api/robot/detail?id=${stoppedId}`)).body.data;
+    expect(d.live).toEqual({ equity: 1, floating: -2, position: 0.3, price: 3001, at: 5 });
+    expect(d.positions).toEqual([{ side: 'long', qty: 0.3, price: 3000, floating: -2, at: 5 }]);
+    await t.database.exec(`update robots set live = $2::jsonb where id = $1`, [
+      stoppedId,
+      JSON.stringify({ equity: 'x', position: 0, positions: [{ side: 'short', qty: 2, entryPrice: 10, pnl: 1 }, { qty: 0 }], at: 6 }),
+    ]);
+    d = (await get<RobotDetail>(u.token, `/order/api/robot/detail?id=${stoppedId}`)).body.data;
+    expect(d.live).toEqual({ equity: null, floating: null, position: 0, price: null, at: 6 });
+    expect(d.positions).toEqual([{ side: 'short', qty: 2, price: 10, floating: 1, at: 6 }]);
+  });
+
   it('pages the orders and fills', async () => {
     const orders = (await get<RobotOrder[]>(u.token, `/order/api/robot/orders?id=${robotId}`)).body.data;
     expect(orders.map((o) => o.tag)).toEqual(['grid:3', 'grid:2', 'grid:1']);

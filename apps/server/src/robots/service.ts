@@ -74,13 +74,23 @@ const numOrNull = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
+/** Net quantity of a position object: > 0 long, < 0 short. */
+function signedQty(p: Record<string, unknown>): number | null {
+  const qty = numOrNull(p.qty ?? p.lots ?? p.amount);
+  if (qty === null) return null;
+  return p.side === 'short' ? -Math.abs(qty) : p.side === 'long' ? Math.abs(qty) : qty;
+}
+
 function liveOf(value: unknown): RobotLive | null {
   if (value === null || value === undefined || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   return {
     equity: numOrNull(v.equity),
     floating: numOrNull(v.floating),
-    position: numOrNull(v.position),
+    position:
+      v.position !== null && typeof v.position === 'object'
+        ? signedQty(v.position as Record<string, unknown>)
+        : numOrNull(v.position),
     price: numOrNull(v.price),
     at: numOrNull(v.at),
   };
@@ -108,6 +118,14 @@ function positionsOf(value: unknown): RobotPosition[] {
       });
     }
     return out;
+  }
+  if (v.position !== null && typeof v.position === 'object') {
+    // {side, qty, price?, floating?} as one position object
+    const q = v.position as Record<string, unknown>;
+    const qty = numOrNull(q.qty ?? q.lots ?? q.amount);
+    if (qty === null || qty === 0) return [];
+    const side = q.side === 'short' || q.side === 'long' ? q.side : qty < 0 ? 'short' : 'long';
+    return [{ side, qty: Math.abs(qty), price: numOrNull(q.price ?? q.entryPrice ?? v.price), floating: numOrNull(q.floating ?? v.floating), at }];
   }
   const position = numOrNull(v.position);
   if (position === null || position === 0) return [];
