@@ -20,6 +20,8 @@ import { installEnvelope, zodValidatorCompiler } from './http';
 import { startJobs } from './jobs';
 import { loggerOptions } from './logger';
 import { Mailer } from './mail';
+import { accountRoutes } from './routes/accounts';
+import { bridgePlugin } from './bridge/route';
 import { backtestRoutes } from './routes/backtest';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
@@ -182,7 +184,9 @@ export async function buildApp(
     userRoutes(app, deps);
     marketRoutes(app, deps);
     backtestRoutes(app, deps);
+    accountRoutes(app, deps);
     robotRoutes(app, deps);
+    await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true)

@@ -17,12 +17,15 @@ export const REDACT_PATHS = [
   '*.apiKey',
   '*.secretKey',
   '*.passphrase',
+  '*.bridgeToken',
+  '*.secret',
   'password',
   'paidPwd',
   'token',
   'apiKey',
   'secretKey',
   'passphrase',
+  'bridgeToken',
 ];
 
 export function loggerOptions(level: string): LoggerOptions {

@@ -148,7 +148,12 @@ export class SecretBox {
   static fromConfig(config: SecretBoxConfig): SecretBox {
     const cacheKey = `${config.dataDir}\n${config.SECRETS_KEY ?? ''}\n${config.SECRETS_TRANSPORT_KEY ?? ''}`;
     const cached = boxes.get(cacheKey);
-    if (cached) return cached;
+    if (cached) {
+      // a file made readable by others since: refuse again (the server must not start)
+      if (!config.SECRETS_KEY) checkOwnerOnly(path.join(config.dataDir, 'secrets.key'));
+      if (!config.SECRETS_TRANSPORT_KEY) checkOwnerOnly(path.join(config.dataDir, 'transport-rsa.pem'));
+      return cached;
+    }
     let master: Buffer;
     if (config.SECRETS_KEY) {
       master = Buffer.from(config.SECRETS_KEY, 'base64');
