@@ -472,7 +472,7 @@ describe('list, history, detail, orders, fills', () => {
       );
     }
     await t.database.exec(
-      `insert into robot_events (robot_id, kind, message, detail) values ($1, 'error', 'venue.rateLimited', '{"retryAfter": 2}'::jsonb)`,
+      `insert into robot_events (robot_id, kind, message, detail) values ($1, 'runner', null, '{"gate": "running", "at": 1}'::jsonb), ($1, 'error', 'venue.rateLimited', '{"retryAfter": 2}'::jsonb)`,
       [robotId],
     );
   });

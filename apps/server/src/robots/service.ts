@@ -465,13 +465,20 @@ export async function listRobots(
 const DETAIL_ORDERS = 100;
 const DETAIL_FILLS = 50;
 const DETAIL_EVENTS = 100;
+/** The runner's own bookkeeping (the candle a pause / continue / stop took effect at, for its replay): not shown. */
+const RUNNER_GATE_EVENT = 'runner';
 
 export async function detailOf(db: Database, row: RobotRow): Promise<RobotDetail> {
   const [account, orders, fills, events, [lastError]] = await Promise.all([
     accountRef(db, row.accountId),
     db.select().from(robotIntents).where(eq(robotIntents.robotId, row.id)).orderBy(desc(robotIntents.id)).limit(DETAIL_ORDERS),
     db.select().from(robotFills).where(eq(robotFills.robotId, row.id)).orderBy(desc(robotFills.filledAt), desc(robotFills.id)).limit(DETAIL_FILLS),
-    db.select().from(robotEvents).where(eq(robotEvents.robotId, row.id)).orderBy(desc(robotEvents.id)).limit(DETAIL_EVENTS),
+    db
+      .select()
+      .from(robotEvents)
+      .where(and(eq(robotEvents.robotId, row.id), ne(robotEvents.kind, RUNNER_GATE_EVENT)))
+      .orderBy(desc(robotEvents.id))
+      .limit(DETAIL_EVENTS),
     db
       .select()
       .from(robotEvents)
