@@ -327,6 +327,20 @@ describe('seats (spec §6): a seat per account running robots on a market', () =
     await created(u.token, crypto(d));
   });
 
+  it('gives the last seat to one of two simultaneous creates only', async () => {
+    const u = await user();
+    const [a, b] = [await account(u, { name: 'A' }), await account(u, { name: 'B' })];
+    const results = await Promise.all([create(u.token, crypto(a)), create(u.token, crypto(b))]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.statusCode === 409)!.json<Err>().code).toBe('A0312');
+    // the same coin on one account twice at once: one robot
+    const c = await user();
+    const acc = await account(c);
+    const same = await Promise.all([create(c.token, crypto(acc)), create(c.token, crypto(acc))]);
+    expect(same.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(same.find((r) => r.statusCode === 409)!.json<Err>().code).toBe('A0340');
+  });
+
   it('refuses bad ops arguments', async () => {
     expect((await ops('seats', 'nobody@example.com', 'crypto', '1')).code).toBe(1);
     expect((await ops('seats', 'x@example.com', 'stocks', '1')).code).toBe(2);
