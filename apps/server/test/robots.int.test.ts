@@ -156,11 +156,11 @@ describe('create', () => {
     );
     const robot = await created(u.token, {
       ...crypto(acc, { interval: '15m', lotsPerGrid: 0.1 }, 'ETHUSDT'),
-      tradingPair: 'ETH/USDT:USDT',
+      tradingPair: 'ETH-USDT-SWAP',
       mode: 'paper',
       sourceBacktestId: Number(bt.id),
     });
-    expect(robot).toMatchObject({ interval: '15m', tradingPair: 'ETH/USDT:USDT', mode: 'paper', sourceBacktestId: Number(bt.id) });
+    expect(robot).toMatchObject({ interval: '15m', tradingPair: 'ETH-USDT-SWAP', mode: 'paper', sourceBacktestId: Number(bt.id) });
     await act(u.token, 'stop', robot.id);
     await runnerStopped(robot.id);
   });
@@ -199,6 +199,7 @@ describe('create', () => {
       ['unknown field', () => ({ ...crypto(acc), extra: 1 }), 422, 'A0411', 'extra', /extra/],
       ['no params', () => ({ ...crypto(acc), params: undefined }), 422, 'A0410', 'params', /required/],
       ['no account chosen', () => crypto(undefined), 422, 'A0338', 'accountId', /trading account/],
+      ['trading pair of another coin', () => ({ ...crypto(acc), tradingPair: 'ETH/USDT:USDT' }), 422, 'A0410', 'tradingPair', /does not match/],
       ['account id as text', () => ({ ...crypto(acc), accountId: 'x' }), 422, 'A0410', 'accountId', /./],
     ];
     for (const [name, body, status, code, field, msg] of cases) {

@@ -214,6 +214,11 @@ export function defaultTradingPair(symbol: string, exchange: string, market: Mar
   return `${base}/USDT:USDT`;
 }
 
+/** BTC/USDT:USDT, BTC-USDT-SWAP, btcusdt, EURUSD.m … name the symbol when their letters start with it. */
+export function tradingPairMatches(pair: string, symbol: string): boolean {
+  return pair.toUpperCase().replace(/[^A-Z0-9]/g, '').startsWith(symbol);
+}
+
 // ---------------------------------------------------------------- lookups (always scoped to the caller)
 
 /** The caller's robot; NOT_FOUND for a missing id or another user's robot (no IDOR). */
@@ -324,6 +329,10 @@ export async function createRobot(
   if (account.frozen) throw new AppError('ACCOUNT_FROZEN', {}, 'accountId');
 
   const v = validateRobotParams(input, locale);
+  if (input.tradingPair !== undefined && !tradingPairMatches(input.tradingPair, v.symbol)) {
+    // The pair names the instrument the runner trades: it must be the robot's symbol (coin rule).
+    throw invalid(['tradingPair'], 'validation.mismatch');
+  }
   if (input.sourceBacktestId !== undefined) {
     // Only the caller's own backtest may be named as the source.
     const own = await db.execute(sql`select id from backtests where id = ${input.sourceBacktestId} and user_id = ${user.id}`);
