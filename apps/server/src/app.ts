@@ -21,6 +21,7 @@ import { startJobs } from './jobs';
 import { loggerOptions } from './logger';
 import { Mailer } from './mail';
 import { accountRoutes } from './routes/accounts';
+import { bridgePlugin } from './bridge/route';
 import { backtestRoutes } from './routes/backtest';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
@@ -185,6 +186,7 @@ export async function buildApp(
     backtestRoutes(app, deps);
     accountRoutes(app, deps);
     robotRoutes(app, deps);
+    await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true)

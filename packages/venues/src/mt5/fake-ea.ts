@@ -87,6 +87,8 @@ export interface FakeMt5BrokerOptions {
   balance?: number;
   /** Broker time = UTC + this (GMT+2 by default). */
   gmtOffsetMs?: number;
+  /** Tickets (orders, deals, positions) start after this (default 1000). */
+  firstTicket?: number;
 }
 
 export interface FakeMt5SendRequest {
@@ -149,6 +151,7 @@ export class FakeMt5Broker {
     this.symbols = o.symbols ?? fakeMt5Symbols(o.suffix ?? '');
     this.balance = o.balance ?? 10_000;
     this.gmtOffsetMs = o.gmtOffsetMs ?? 2 * 3_600_000;
+    this.ticket = o.firstTicket ?? 1000;
     const defaults: Record<string, number> = { EURUSD: 1.085, GBPUSD: 1.27, USDJPY: 150.1, XAUUSD: 2000, ...o.prices };
     for (const [k, v] of Object.entries(defaults)) this.fixed.set(k, v);
     const dir = o.dataDir === undefined ? defaultFakeDataDir() : o.dataDir;
@@ -480,7 +483,10 @@ export class FakeEa {
     this.ws = ws;
     const opened = new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
-      ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { statusCode: res.statusCode })));
+      ws.once('unexpected-response', (req, res) => {
+        req.destroy();
+        reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { statusCode: res.statusCode }));
+      });
       ws.once('error', reject);
     });
     const closed = new Promise<never>((_resolve, reject) => {
@@ -562,10 +568,13 @@ export class FakeEa {
     this.ws = null;
   }
 
-  /** Restart resolution: SENDING / unknown entries looked up by magic in orders, positions, deals. */
+  /**
+   * Restart resolution: SENDING / unknown entries looked up by magic in orders, positions, deals
+   * (RECEIVED ones never reached OrderSend: not_found, unless a deal says otherwise).
+   */
   resolveJournal(): void {
     for (const line of this.latestLines()) {
-      const open = line.state === 'sending' || (line.state === 'result' && line.result?.outcome === 'unknown');
+      const open = line.state !== 'result' || line.result?.outcome === 'unknown';
       if (!open) continue;
       const found = this.broker.findByMagic(line.magic);
       let result: Mt5Result;

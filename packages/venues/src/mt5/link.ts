@@ -186,6 +186,11 @@ export class Mt5Link implements Mt5BridgeSession {
     return this.conn !== null;
   }
 
+  /** Id of the attached connection (the `id` attach returned), or null. */
+  get connectionId(): number | null {
+    return this.conn?.id ?? null;
+  }
+
   /** Time (from the injected clock) of the last frame received. */
   get lastSeenAt(): number {
     return this.lastSeen;
