@@ -165,6 +165,23 @@ describe('create', () => {
     await runnerStopped(robot.id);
   });
 
+  it('starts from a finished backtest’s robot-prefill as it is', async () => {
+    const { gridSchema } = await import('@lq/strategies');
+    const params = gridSchema.parse({ ...gridParams({ interval: '5m', side: 'ai', useAiIndicator: true }), market: 'crypto', symbol: 'SOLUSDT', start: '2024-01-01', end: '2024-02-01' });
+    const [bt] = await t.database.exec<{ id: number }>(
+      `insert into backtests (user_id, status, strategy, data_source, candle_source, symbol, interval, params, capital, leverage, from_at, to_at)
+       values ($1, 2, 'grid', 'binance', 'binance', 'SOLUSDT', '1m', $2::jsonb, 10000, 5, now(), now()) returning id`,
+      [u.id, JSON.stringify(params)],
+    );
+    const prefill = (await get<{ type: number; strategy: string; dataSource: string; symbol: string; params: Record<string, unknown>; fromBacktest: number }>(u.token, `/order/api/backtest/robot-prefill?id=${bt.id}`)).body.data;
+    const { fromBacktest, ...form } = prefill;
+    const robot = await created(u.token, { ...form, accountId: acc, sourceBacktestId: fromBacktest });
+    expect(robot).toMatchObject({ symbol: 'SOLUSDT', interval: '5m', sourceBacktestId: Number(bt.id) });
+    expect(robot.params).toMatchObject({ side: 'ai', useAiIndicator: true, gridNumber: 10 });
+    await act(u.token, 'stop', robot.id);
+    await runnerStopped(robot.id);
+  });
+
   it('needs a login', async () => {
     expect((await t.call('POST', '/order/api/robot/create', { body: crypto(acc) })).statusCode).toBe(401);
     for (const p of ['list', 'history', 'detail?id=1', 'orders?id=1', 'fills?id=1', 'seats?dataSource=binance']) {
