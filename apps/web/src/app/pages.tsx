@@ -12,6 +12,11 @@ const ForgetPwd = lazyPage(() => import('../features/auth/ForgetPwdPage'));
 const ChangePwd = lazyPage(() => import('../features/account/ChangePwdPage'));
 const ChangePayPwd = lazyPage(() => import('../features/account/ChangePayPwdPage'));
 const Personal = lazyPage(() => import('../features/account/PersonalPage'));
+// Trading accounts (API keys).
+const Apikey = lazyPage(() => import('../features/apikey/ApikeyPage'));
+const BindMarket = lazyPage(() => import('../features/apikey/BindMarketPage'));
+const ApiList = lazyPage(() => import('../features/apikey/ApiListPage'));
+const ApiAdd = lazyPage(() => import('../features/apikey/ApiAddPage'));
 const Mine = lazyPage(() => import('../features/account/MinePage'));
 const About = lazyPage(() => import('../features/info/AboutPage'));
 const Agreement = lazyPage(() => import('../features/info/AgreementPage'));
@@ -40,6 +45,10 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   changePwd: () => <ChangePwd />,
   changePayPwd: () => <ChangePayPwd />,
   personal: () => <Personal />,
+  apikey: () => <Apikey />,
+  bindMarket: () => <BindMarket />,
+  apiList: () => <ApiList />,
+  apiAdd: () => <ApiAdd />,
   mine: () => <Mine settings={mineSettings} />,
   aboutus: () => <About />,
   privacy: () => <Agreement doc="privacy" />,
@@ -63,6 +72,10 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   changePwd: ChangePwd,
   changePayPwd: ChangePayPwd,
   personal: Personal,
+  apikey: Apikey,
+  bindMarket: BindMarket,
+  apiList: ApiList,
+  apiAdd: ApiAdd,
   mine: Mine,
   aboutus: About,
   privacy: Agreement,

@@ -14,6 +14,10 @@ export type PageKind =
   | 'changePwd'
   | 'changePayPwd'
   | 'personal'
+  | 'apikey'
+  | 'bindMarket'
+  | 'apiList'
+  | 'apiAdd'
   | 'mine'
   | 'aboutus'
   | 'privacy'
@@ -76,10 +80,10 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/register/register', title: 'page.register', page: 'register', chrome: 'auth' },
   { path: '/pages/forgetPwd/forgetPwd', title: 'page.forgetPwd', page: 'forgetPwd', chrome: 'auth' },
   // account
-  soon('/pages/apikey/apikey', 'apikey'),
-  soon('/pages/apikey/bindMarket', 'bindMarket'),
-  soon('/pages/apikey/apiList', 'apiList'),
-  soon('/pages/apikey/apiAdd', 'apiAdd'),
+  { path: '/pages/apikey/apikey', title: 'page.apikey', page: 'apikey' },
+  { path: '/pages/apikey/bindMarket', title: 'page.bindMarket', page: 'bindMarket' },
+  { path: '/pages/apikey/apiList', title: 'page.apiList', page: 'apiList' },
+  { path: '/pages/apikey/apiAdd', title: 'page.apiAdd', page: 'apiAdd' },
   { path: '/pages/changePwd/changePwd', title: 'page.changePwd', page: 'changePwd' },
   { path: '/pages/changePwd/pay/changePayPwd', title: 'page.changePayPwd', page: 'changePayPwd' },
   { path: '/pages/personal/personal', title: 'page.personal', page: 'personal' },
