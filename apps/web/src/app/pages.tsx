@@ -29,6 +29,12 @@ const FullScreenKline = lazyPage(() => import('../features/backtest/FullScreenKl
 const ChooseList = lazyPage(() => import('../features/backtest/ChooseListPage'));
 const ThemeTest = lazyPage(() => import('../features/backtest/ThemeTestPage'));
 const CreateOrder = lazyPage(() => import('../features/backtest/CreateOrderPage'));
+// Robot screens and calculators.
+const RobotList = lazyPage(() => import('../features/robot/RobotListPage'));
+const OrderDetail = lazyPage(() => import('../features/robot/OrderDetailPage'));
+const Market = lazyPage(() => import('../features/robot/MarketPage'));
+const PositionCalc = lazyPage(() => import('../features/tools/PositionCalcPage'));
+const RiskCalc = lazyPage(() => import('../features/tools/RiskCalcPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -62,6 +68,12 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   chooseList: () => <ChooseList />,
   themeTest: () => <ThemeTest />,
   createOrder: (route) => <CreateOrder page={route.param as OrderPageName} />,
+  robotList: () => <RobotList tab="active" />,
+  robotHistory: () => <RobotList tab="history" />,
+  orderDetail: () => <OrderDetail />,
+  market: () => <Market />,
+  positionCalc: () => <PositionCalc />,
+  riskCalc: () => <RiskCalc />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -89,6 +101,12 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   chooseList: ChooseList,
   themeTest: ThemeTest,
   createOrder: CreateOrder,
+  robotList: RobotList,
+  robotHistory: RobotList,
+  orderDetail: OrderDetail,
+  market: Market,
+  positionCalc: PositionCalc,
+  riskCalc: RiskCalc,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

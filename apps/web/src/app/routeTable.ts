@@ -30,7 +30,13 @@ export type PageKind =
   | 'fullScreenKline'
   | 'chooseList'
   | 'themeTest'
-  | 'createOrder';
+  | 'createOrder'
+  | 'robotList'
+  | 'robotHistory'
+  | 'orderDetail'
+  | 'market'
+  | 'positionCalc'
+  | 'riskCalc';
 
 export interface RouteDef {
   path: string;
@@ -59,7 +65,7 @@ export const ROUTES: RouteDef[] = [
   // tabs
   { path: '/', title: 'page.recommandParams', page: 'recommend', guard: true, tab: 'backtest' },
   { path: '/pages/backtest/recommandParams', title: 'page.recommandParams', page: 'recommend', guard: true, tab: 'backtest' },
-  soon('/pages/robot/robotOrderList/robotOrderList', 'robotOrderList', { guard: true, tab: 'robot' }),
+  { path: '/pages/robot/robotOrderList/robotOrderList', title: 'page.robotOrderList', page: 'robotList', guard: true, tab: 'robot' },
   { path: '/pages/index/mine', title: 'page.mine', page: 'mine', guard: true, tab: 'mine' },
   soon('/pages/wallet/wallet', 'wallet', { guard: true }),
   // backtest
@@ -88,8 +94,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/changePwd/pay/changePayPwd', title: 'page.changePayPwd', page: 'changePayPwd' },
   { path: '/pages/personal/personal', title: 'page.personal', page: 'personal' },
   // other
-  soon('/pages/orderDetail/orderDetail', 'orderDetail'),
-  soon('/pages/market/market', 'market'),
+  { path: '/pages/orderDetail/orderDetail', title: 'page.orderDetail', page: 'orderDetail' },
+  { path: '/pages/market/market', title: 'page.market', page: 'market' },
   soon('/pages/webview/webview', 'webview'),
   soon('/pages/equity/index', 'equity'),
   soon('/pages/equity/monthEquityPay', 'monthEquityPay'),
@@ -101,12 +107,15 @@ export const ROUTES: RouteDef[] = [
   soon('/pages/withdraw/withdrawDetail', 'withdrawDetail'),
   { path: '/pages/aboutus/aboutus', title: 'page.aboutus', page: 'aboutus' },
   soon('/pages/notice/notice', 'notice'),
-  soon('/pages/robot/robotHistory/robotHistory', 'robotHistory'),
+  { path: '/pages/robot/robotHistory/robotHistory', title: 'page.robotHistory', page: 'robotHistory' },
   soon('/pages/group/group', 'group'),
   soon('/pages/group/groupNext', 'groupNext'),
   soon('/pages/group/explain/explain', 'groupExplain'),
   soon('/pages/index/rankingList/rankingList', 'rankingList'),
   soon('/pages/wallet/export/export', 'walletExport'),
+  // calculators: the spec names them (position calculator, risk calculator) but gives no route
+  { path: '/pages/tools/positionCalc', title: 'page.positionCalc', page: 'positionCalc' },
+  { path: '/pages/tools/riskCalc', title: 'page.riskCalc', page: 'riskCalc' },
   // agreements
   { path: '/pages/agreement/privacy/privacy', title: 'page.privacy', page: 'privacy', chrome: 'bare' },
   { path: '/pages/agreement/license/license', title: 'page.license', page: 'license', chrome: 'bare' },

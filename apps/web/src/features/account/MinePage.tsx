@@ -58,6 +58,8 @@ export default function MinePage({ settings }: { settings?: ReactNode }) {
           <Row to="/pages/group/group" label={t('account.team')} testId="mine-team" />
           <Row to="/pages/index/rankingList/rankingList" label={t('account.ranking')} testId="mine-ranking" />
           <Row to="/pages/notice/notice" label={t('account.notice')} testId="mine-notice" />
+          <Row to="/pages/tools/positionCalc" label={t('page.positionCalc')} testId="mine-position-calc" />
+          <Row to="/pages/tools/riskCalc" label={t('page.riskCalc')} testId="mine-risk-calc" />
         </ul>
       </div>
 

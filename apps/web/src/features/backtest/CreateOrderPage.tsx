@@ -1,18 +1,23 @@
-// pages/createOrder/<name> (type 0 = backtest, 1 = robot prefill): one form driven by the
-// strategy's zod schema from @lq/strategies/schemas, checked on the client exactly as the server
-// checks it; errors next to each field in the user's language.
+// pages/createOrder/<name> (type 0 = backtest, 1 = robot): one form driven by the strategy's zod
+// schema from @lq/strategies/schemas, checked on the client exactly as the server checks it;
+// errors next to each field in the user's language. Type 1 adds the trading account (required),
+// paper / live mode and the seat summary, hides the backtest range and creates a robot
+// (order/api/robot/create); "no free seat" opens a sheet that explains seats.
 import { useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CREATE_ORDER_TYPE, ERRORS } from '@lq/contracts';
+import type { AccountItem, AccountList, RobotCreateResult, SeatSummary } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { Sheet } from '../../components/Sheet';
 import { ApiError, TransportError } from '../../lib/api';
+import { api } from '../../lib/session';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { createBacktest, invalidateBacktests, useContractInfo, useCurrencies, useIntervals, type CurrencyItem } from './api';
-import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, parseParamsQuery, slotName, starterParams, valuesFromParams, type FieldSpec, type FormValues } from './formModel';
+import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, idFromQuery, parseParamsQuery, robotCreateBody, robotFields, slotName, starterParams, valuesFromParams, type FieldSpec, type FormValues, type RobotMode } from './formModel';
 import { isStrategyKey, marketOfPage, PAGE_STRATEGIES, type CreateOrderPage as PageName, type Market, type StrategyKey } from './strategies';
 import { INTERVALS, strategyParamSchemas } from './schemas';
 import { Notice, useFormatters } from './ui';
@@ -60,7 +65,6 @@ export default function CreateOrderPage({ page }: { page: PageName }) {
           ))}
         </div>
       ) : null}
-      {type === CREATE_ORDER_TYPE.robot ? <Notice testId="robot-soon">{t('backtest.robotSoon')}</Notice> : null}
       {settled ? (
         <StrategyForm
           key={`${strategy}:${market}`}
@@ -71,6 +75,7 @@ export default function CreateOrderPage({ page }: { page: PageName }) {
           currencies={currencies.data ?? []}
           prefill={parseParamsQuery(search.get('params'))}
           prefillSymbol={search.get('symbol')}
+          sourceBacktestId={idFromQuery(search.get('from'))}
         />
       ) : (
         <div className="spinner" aria-label={t('common.loading')} />
@@ -87,15 +92,106 @@ interface FormProps {
   currencies: CurrencyItem[];
   prefill: Record<string, unknown>;
   prefillSymbol: string | null;
+  sourceBacktestId?: number | undefined;
 }
 
-function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill, prefillSymbol }: FormProps) {
+// ---- robot mode: trading accounts, seats, create (features never import each other: the calls
+// are made here with the contracts' types; the robot screens have their own) ----
+
+const ROBOT_PATHS = { accounts: 'user/api/apikey/list', seats: 'order/api/robot/seats', create: 'order/api/robot/create' } as const;
+
+function useRobotAccounts(market: Market, enabled: boolean) {
+  return useQuery({
+    queryKey: ['robot-form-accounts', market],
+    enabled,
+    queryFn: () => api.get<AccountList>(ROBOT_PATHS.accounts, { query: { market }, silent: true }),
+    staleTime: 30_000,
+  });
+}
+
+function useRobotSeats(dataSource: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['robot-seats', dataSource],
+    enabled,
+    queryFn: () => api.get<SeatSummary>(ROBOT_PATHS.seats, { query: { dataSource }, silent: true }),
+    staleTime: 10_000,
+  });
+}
+
+type SeatInfo = { market?: string; used?: number; total?: number } | null;
+
+/** Spec §8 "no free seat (offer to open)": until the wallet sells seats, explain them and link to the equity page. */
+function NoSeatSheet({ info, onClose }: { info: SeatInfo; onClose: () => void }) {
+  const { t } = useTranslation('robot');
+  return (
+    <Sheet title={t('create.noSeatTitle')} onClose={onClose} testId="no-seat-sheet">
+      <div className="stack">
+        <p className="bt-definition">{t('create.noSeat', { used: info?.used ?? '--', total: info?.total ?? '--' })}</p>
+        <p className="bt-definition">{t('create.seatExplain')}</p>
+        <div className="bt-actions">
+          <Link className="btn btn-primary" to="/pages/equity/index" data-testid="open-seat">{t('create.openSeat')}</Link>
+          <Link className="btn btn-secondary" to="/pages/robot/robotOrderList/robotOrderList" data-testid="seat-robots">{t('create.seeRobots')}</Link>
+        </div>
+      </div>
+    </Sheet>
+  );
+}
+
+function AccountPicker({ market, accounts, value, onChange, error }: { market: Market; accounts: AccountItem[] | undefined; value: number | undefined; onChange: (id: number | undefined) => void; error?: string }) {
+  const { t } = useTranslation('robot');
+  const { t: tc } = useTranslation();
+  if (accounts === undefined) return <div className="spinner" aria-label={tc('common.loading')} />;
+  const usable = accounts.filter((a) => a.market === market);
+  if (!usable.length) {
+    return (
+      <Notice testId="no-accounts">
+        <span>{t('create.noAccounts')}</span>
+        <Link to="/pages/apikey/apiList" className="bt-link" data-testid="bind-account">{t('bindAccount')}</Link>
+      </Notice>
+    );
+  }
+  return (
+    <div className="field bt-field-wide">
+      <label htmlFor="f-accountId">{t('create.account')}</label>
+      <select
+        id="f-accountId"
+        className="input"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value ? Number(e.target.value) : undefined)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'f-accountId-err' : 'f-accountId-hint'}
+        data-testid="field-accountId"
+      >
+        <option value="">{t('create.chooseAccount')}</option>
+        {usable.map((a) => (
+          <option key={a.id} value={a.id} disabled={a.frozen}>
+            {a.accountName} · {t(`exchange.${a.exchange}`, { defaultValue: a.exchange })}{a.apiKeyMasked ? ` · ${a.apiKeyMasked}` : ''} · {a.leverage}×{a.frozen ? ` · ${t('frozen')}` : ''}
+          </option>
+        ))}
+      </select>
+      <p id="f-accountId-hint" className="field-hint">{t('create.accountHint')}</p>
+      {usable.some((a) => a.warnings.includes('positionMode')) && value !== undefined && usable.find((a) => a.id === value)?.warnings.includes('positionMode') ? (
+        <p className="bt-warn" data-testid="position-mode-warning">{t('create.positionModeWarning')}</p>
+      ) : null}
+      {error ? <p id="f-accountId-err" className="field-error" role="alert" data-testid="accountId-error">{error}</p> : null}
+    </div>
+  );
+}
+
+function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill, prefillSymbol, sourceBacktestId }: FormProps) {
   const { t } = useTranslation();
+  const { t: tr } = useTranslation('robot');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const fmt = useFormatters();
   const schema = strategyParamSchemas[strategy];
-  const fields = useMemo(() => describeFields(schema, market), [schema, market]);
+  const fields = useMemo(() => (robot ? robotFields(describeFields(schema, market)) : describeFields(schema, market)), [schema, market, robot]);
+  const accounts = useRobotAccounts(market, robot);
+  const seats = useRobotSeats(dataSource, robot);
+  const [accountId, setAccountId] = useState<number | undefined>();
+  const [accountError, setAccountError] = useState<string | undefined>();
+  const [mode, setMode] = useState<RobotMode>('live');
+  const [noSeat, setNoSeat] = useState<SeatInfo | undefined>();
   const intervals = useIntervals(INTERVALS);
   const [serverError, setServerError] = useState<{ text: string; vip: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -123,10 +219,39 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const contract = useContractInfo(market === 'crypto' && symbol ? symbol : undefined).data;
 
   const onSubmit = handleSubmit(async (values) => {
-    if (robot) return;
     const checked = checkValues(schema, fields, values, { market });
     if (!checked.ok) return;
     setServerError(null);
+    if (robot) {
+      // Spec §5: a trading account must be chosen before proceeding.
+      if (accountId === undefined) {
+        setAccountError(tr('create.accountRequired'));
+        document.getElementById('f-accountId')?.focus();
+        return;
+      }
+      setAccountError(undefined);
+      setBusy(true);
+      try {
+        const result = await api.post<RobotCreateResult>(ROBOT_PATHS.create, robotCreateBody({ strategy, dataSource, params: checked.params, accountId, mode, sourceBacktestId }), { silent: true });
+        void queryClient.invalidateQueries({ queryKey: ['robots'] });
+        void queryClient.invalidateQueries({ queryKey: ['robot-seats'] });
+        const notice = result.notices[0]?.message;
+        showToast(notice ? `${tr('create.started')} · ${t('backtest.adjusted', { message: notice })}` : tr('create.started'), 'success');
+        void navigate(`/pages/orderDetail/orderDetail?id=${result.robot.id}`);
+      } catch (error) {
+        if (error instanceof ApiError) {
+          const data = error.data as ({ field?: string } & NonNullable<SeatInfo>) | null;
+          const field = data?.field?.replace(/^params\./, '');
+          if (error.code === ERRORS.NO_FREE_SEAT.code) setNoSeat(data ?? null);
+          else if (error.code === ERRORS.ACCOUNT_REQUIRED.code || field === 'accountId') setAccountError(error.message);
+          else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: error.message });
+          else setServerError({ text: error.message, vip: false });
+        } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
+      } finally {
+        setBusy(false);
+      }
+      return;
+    }
     setBusy(true);
     try {
       const result = await createBacktest({ type: 0, strategy, dataSource, symbol: String(checked.params.symbol), params: checked.params });
@@ -168,6 +293,39 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const groups: FieldSpec['group'][] = ['basic', 'strategy', 'risk'];
   return (
     <form className="bt-form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="strategy-form">
+      {robot ? (
+        <fieldset className="bt-fieldset" data-testid="robot-fields">
+          <legend>{tr('create.robotGroup')}</legend>
+          <div className="bt-form-grid">
+            <AccountPicker
+              market={market}
+              accounts={accounts.isError ? [] : accounts.data?.list}
+              value={accountId}
+              onChange={(id) => {
+                setAccountId(id);
+                if (id !== undefined) setAccountError(undefined);
+              }}
+              error={accountError}
+            />
+            <div className="field bt-field-wide">
+              <span className="bt-label" id="f-mode-label">{tr('create.mode')}</span>
+              <div className="bt-segment" role="radiogroup" aria-labelledby="f-mode-label">
+                {(['live', 'paper'] as const).map((m) => (
+                  <button key={m} type="button" role="radio" aria-checked={mode === m} className="bt-segment-item" onClick={() => setMode(m)} data-testid={`mode-${m}`}>
+                    {tr(`mode.${m}`)}
+                  </button>
+                ))}
+              </div>
+              <p className="field-hint">{tr(`create.modeHint.${mode}`)}</p>
+            </div>
+            {seats.data ? (
+              <p className="field-hint bt-field-wide num" data-testid="create-seats" data-free={seats.data.free}>
+                {tr('seats', { used: seats.data.used, total: seats.data.total })}{seats.data.free <= 0 ? ` · ${tr('create.seatsFull')}` : ''}
+              </p>
+            ) : null}
+          </div>
+        </fieldset>
+      ) : null}
       {groups.map((g) => {
         const list = fields.filter((f) => f.group === g);
         if (!list.length) return null;
@@ -193,10 +351,11 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
         </Notice>
       ) : null}
       <div className="bt-sticky-action">
-        <Button type="submit" block busy={busy} disabled={robot} data-testid="create-submit">
-          {robot ? t('backtest.createRobot') : t('backtest.submit')}
+        <Button type="submit" block busy={busy} data-testid="create-submit">
+          {robot ? tr('create.submit') : t('backtest.submit')}
         </Button>
       </div>
+      {noSeat !== undefined ? <NoSeatSheet info={noSeat} onClose={() => setNoSeat(undefined)} /> : null}
     </form>
   );
 }

@@ -71,7 +71,7 @@ function Detail({ item }: { item: BacktestDetail }) {
       const prefill = await getRobotPrefill(item.id);
       const strategy = isStrategyKey(prefill.strategy) ? prefill.strategy : isStrategyKey(item.strategy) ? item.strategy : null;
       if (!strategy) return;
-      void navigate(createOrderPath(strategy, item.market, { type: '1', symbol: prefill.symbol, params: JSON.stringify(prefill.params) }));
+      void navigate(createOrderPath(strategy, item.market, { type: '1', symbol: prefill.symbol, params: JSON.stringify(prefill.params), from: String(prefill.fromBacktest) }));
     } catch {
       // message shown by the client
     } finally {

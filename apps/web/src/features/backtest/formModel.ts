@@ -242,3 +242,48 @@ export function parseParamsQuery(text: string | null): Record<string, unknown> {
     return {};
   }
 }
+
+// ---- robots (create-order type 1) ----
+
+/** Backtest-only fields a robot form does not show (a robot runs from now on). */
+export const BACKTEST_ONLY_FIELDS = new Set(['start', 'end']);
+
+/** The fields of the robot form: the strategy's fields without the backtest range. */
+export const robotFields = (fields: FieldSpec[]): FieldSpec[] => fields.filter((f) => !BACKTEST_ONLY_FIELDS.has(f.name));
+
+export type RobotMode = 'live' | 'paper';
+
+export interface RobotCreateInput {
+  strategy: string;
+  dataSource: string;
+  /** Checked strategy params (checkValues' output). */
+  params: Record<string, unknown>;
+  accountId: number | undefined;
+  mode: RobotMode;
+  /** The backtest the form was prefilled from (`?from=`), if any. */
+  sourceBacktestId?: number | undefined;
+}
+
+/** Body of POST order/api/robot/create (contracts robotCreateBody) from the robot form. */
+export function robotCreateBody(input: RobotCreateInput) {
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input.params)) if (!BACKTEST_ONLY_FIELDS.has(k) && k !== 'market') params[k] = v;
+  const symbol = typeof input.params.symbol === 'string' ? input.params.symbol : '';
+  return {
+    type: 1 as const,
+    strategy: input.strategy,
+    dataSource: input.dataSource,
+    symbol,
+    params,
+    mode: input.mode,
+    ...(input.accountId !== undefined ? { accountId: input.accountId } : {}),
+    ...(input.sourceBacktestId !== undefined && Number.isSafeInteger(input.sourceBacktestId) && input.sourceBacktestId > 0 ? { sourceBacktestId: input.sourceBacktestId } : {}),
+  };
+}
+
+/** A positive integer id from a query value (`?from=12`), else undefined. */
+export function idFromQuery(text: string | null): number | undefined {
+  if (!text || !/^\d{1,15}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n > 0 ? n : undefined;
+}

@@ -1,0 +1,47 @@
+// Pure helpers of the robot screens (unit-tested in apps/web/test/robot.test.ts).
+import type { RobotStatus, TickerItem } from '@lq/contracts';
+import type { RobotAction } from './api';
+
+/** The actions a robot offers in each status (stopping: the runner is closing positions). */
+export function actionsOf(status: RobotStatus): RobotAction[] {
+  if (status === 'running') return ['pause', 'stop'];
+  if (status === 'paused') return ['continue', 'stop'];
+  return [];
+}
+
+export interface Reason {
+  /** Machine key (`user`, `insufficientFunds` …) or null when the reason is plain text. */
+  key: string | null;
+  /** The venue's / runner's message after the key, or the whole plain text. */
+  detail: string | null;
+}
+
+/** `user` → {key:user}; `insufficientFunds: Margin is insufficient` → key + detail; plain text → detail. */
+export function splitReason(reason: string | null | undefined): Reason | null {
+  const s = reason?.trim();
+  if (!s) return null;
+  const m = /^([A-Za-z][\w.-]*)(?::\s*([\s\S]*))?$/.exec(s);
+  if (m) return { key: m[1], detail: m[2]?.trim() || null };
+  return { key: null, detail: s };
+}
+
+/** Milliseconds between two ISO times (end: now when absent); undefined when unknown. */
+export function periodMs(fromIso: string | null | undefined, toIso: string | null | undefined, now: number): number | undefined {
+  const from = fromIso ? Date.parse(fromIso) : NaN;
+  const to = toIso ? Date.parse(toIso) : now;
+  if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) return undefined;
+  return to - from;
+}
+
+/** Tickers matching a search text (symbol contains it, case- and space-insensitive), in list order. */
+export function filterTickers(list: readonly TickerItem[], search: string): TickerItem[] {
+  const q = search.replace(/\s+/g, '').toUpperCase();
+  return q ? list.filter((t) => t.symbol.toUpperCase().includes(q)) : [...list];
+}
+
+/** Net position → side for display. */
+export const positionSide = (position: number | null | undefined): 'long' | 'short' | 'flat' | null =>
+  position === null || position === undefined || !Number.isFinite(position) ? null : position > 0 ? 'long' : position < 0 ? 'short' : 'flat';
+
+/** Market → the data source robots of that market are listed under. */
+export const dataSourceOfMarket = (market: 'forex' | 'crypto', currentType: string) => (market === 'forex' ? 'mt5' : currentType === 'mt5' ? 'binance' : currentType);
