@@ -75,16 +75,115 @@ const enum Hit {
   Liquidation,
 }
 
+/**
+ * Removes `item` from `list`, keeping the order: a shift and a pop (no array allocated, unlike
+ * `splice`); the lists are short and the item is usually near the front.
+ */
+function removeItem<T>(list: T[], item: T): void {
+  const n = list.length;
+  let k = 0;
+  while (k < n && list[k] !== item) k++;
+  if (k === n) return;
+  for (let j = k + 1; j < n; j++) list[j - 1] = list[j];
+  list.pop();
+}
+
 export const StopCode = { none: 0, liquidate: 4, capital: 5 } as const;
+
+const EXIT_REASONS: readonly ExitReason[] = [
+  'signal',
+  'takeProfit',
+  'stopLoss',
+  'orderTakeProfit',
+  'orderStopLoss',
+  'trailingStop',
+  'gridTakeProfit',
+  'cycleTakeProfit',
+  'windowEnd',
+  'liquidation',
+  'endOfData',
+  'manual',
+];
+
+/** Numbers per trade / fill row of the broker's record columns. */
+const TRADE_STRIDE = 8;
+const FILL_STRIDE = 5;
 
 export class SimulatedBroker implements Broker {
   readonly tickets: SimTicket[] = [];
   readonly pending: SimOrder[] = [];
-  readonly trades: TradeRecord[] = [];
-  readonly fills: Fill[] = [];
 
-  // Account (account currency).
-  readonly capital: number;
+  // Closed trades and recorded fills are kept as columns (numbers in one growing Float64Array, the
+  // strings in plain arrays) and turned into objects only when `trades` / `fills` is read: an object
+  // with number fields costs a heap number per field, and those objects would survive every
+  // young-generation collection of the run.
+  private tradeN = 0;
+  private tradeNum = new Float64Array(64 * TRADE_STRIDE);
+  private readonly tradeTag: string[] = [];
+  private readonly tradeFlags: number[] = []; // side (bit 0: short) | reason index << 1
+  private readonly tradeList: TradeRecord[] = [];
+  private fillN = 0;
+  private fillNum = new Float64Array(64 * FILL_STRIDE);
+  private readonly fillTag: string[] = [];
+  private readonly fillTicket: string[] = [];
+  private readonly fillFlags: number[] = []; // close | short << 1 | maker << 2 | (reason index + 1) << 3
+  private readonly fillList: Fill[] = [];
+
+  /** Closed round trips, in closing order (built from the columns on read; the same array each time). */
+  get trades(): TradeRecord[] {
+    const list = this.tradeList;
+    const num = this.tradeNum;
+    for (let k = list.length; k < this.tradeN; k++) {
+      const o = k * TRADE_STRIDE;
+      const f = this.tradeFlags[k];
+      const qty = num[o];
+      list.push({
+        tag: this.tradeTag[k],
+        side: (f & 1) === 0 ? 'long' : 'short',
+        qty,
+        lots: qty,
+        entryTime: num[o + 1],
+        entryPrice: num[o + 2],
+        exitTime: num[o + 3],
+        exitPrice: num[o + 4],
+        pnl: num[o + 5],
+        grossPnl: num[o + 6],
+        fee: num[o + 7],
+        reason: EXIT_REASONS[f >> 1],
+      });
+    }
+    return list;
+  }
+
+  /** Recorded fills (with `recordFills`), in order (built from the columns on read; the same array each time). */
+  get fills(): Fill[] {
+    const list = this.fillList;
+    const num = this.fillNum;
+    for (let k = list.length; k < this.fillN; k++) {
+      const o = k * FILL_STRIDE;
+      const f = this.fillFlags[k];
+      const r = f >> 3;
+      list.push({
+        tag: this.fillTag[k],
+        ticket: this.fillTicket[k],
+        action: (f & 1) === 0 ? 'open' : 'close',
+        side: (f & 2) === 0 ? 'long' : 'short',
+        qty: num[o],
+        price: num[o + 1],
+        fee: num[o + 2],
+        time: num[o + 3],
+        maker: (f & 4) !== 0,
+        pnl: num[o + 4],
+        reason: r === 0 ? null : EXIT_REASONS[r - 1],
+      });
+    }
+    return list;
+  }
+
+  // Account (account currency). Every number field has a number initialiser: a field declared
+  // without one starts as `undefined` (ES2022 class fields), so V8 would store it tagged and box
+  // every double written to it or read from it in the hot loop.
+  readonly capital: number = NaN;
   realised = 0;
   fees = 0;
   funding = 0;
@@ -110,17 +209,17 @@ export class SimulatedBroker implements Broker {
   stopReason = '';
 
   private readonly instrument: Instrument;
-  readonly cs: number;
-  private readonly lev: number;
-  private readonly makerFee: number;
-  private readonly takerFee: number;
-  readonly spread: number;
-  private readonly slip: number;
-  private readonly mmRate: number;
-  readonly usdBase: boolean;
-  private readonly recordFills: boolean;
-  private readonly moneyDigits: number;
-  private readonly moneyScale: number;
+  readonly cs: number = NaN;
+  private readonly lev: number = NaN;
+  private readonly makerFee: number = NaN;
+  private readonly takerFee: number = NaN;
+  readonly spread: number = NaN;
+  private readonly slip: number = NaN;
+  private readonly mmRate: number = NaN;
+  readonly usdBase: boolean = false;
+  private readonly recordFills: boolean = true;
+  private readonly moneyDigits: number = 0;
+  private readonly moneyScale: number = 1;
   private readonly ticketByTag = new Map<string, SimTicket>();
   private readonly orderByTag = new Map<string, SimOrder>();
   readonly queue: SimOrder[] = [];
@@ -171,7 +270,7 @@ export class SimulatedBroker implements Broker {
   // --- account ------------------------------------------------------------------------------
 
   /** capital + realised − fees − funding, kept up to date on every change. */
-  balance: number;
+  balance = NaN;
   private syncBalance(): void {
     this.balance = this.capital + this.realised - this.fees - this.funding;
   }
@@ -369,14 +468,15 @@ export class SimulatedBroker implements Broker {
     if (o.done) return;
     o.done = true;
     this.orderByTag.delete(o.tag);
-    const k = this.pending.indexOf(o);
-    if (k >= 0) this.pending.splice(k, 1);
+    removeItem(this.pending, o);
     this.dirty = true;
   }
 
   /** Executes queued market orders at the current path price (the open of the candle after the decision). */
   private runQueue(): void {
-    for (let k = 0; k < this.queue.length && this.stopCode === 0; k++) {
+    const queue = this.queue;
+    if (queue.length === 0) return;
+    for (let k = 0; k < queue.length && this.stopCode === 0; k++) {
       const o = this.queue[k];
       if (o.done) continue;
       if (o.open) this.fillOpen(o, this.marketPrice(o.buy), false);
@@ -386,7 +486,8 @@ export class SimulatedBroker implements Broker {
         if (t) this.closeTicket(t, this.marketPrice(o.buy), false, (o.intent as CloseIntent).reason);
       }
     }
-    this.queue.length = 0;
+    // pop(), not `length = 0`: setting an array's length is a call into the runtime.
+    while (queue.length > 0) queue.pop();
     this.dirty = true;
   }
 
@@ -530,8 +631,7 @@ export class SimulatedBroker implements Broker {
       this.shortQty -= qty;
       this.shortCost -= qty * t.entryPrice;
     }
-    const k = this.tickets.indexOf(t);
-    this.tickets.splice(k, 1);
+    removeItem(this.tickets, t);
     this.ticketByTag.delete(t.tag);
     if (this.tickets.length === 0) {
       // Exact zero instead of accumulated rounding.
@@ -554,20 +654,24 @@ export class SimulatedBroker implements Broker {
       this.losses++;
       this.grossLoss -= pnl;
     }
-    this.trades.push({
-      tag: t.tag,
-      side: t.side,
-      qty,
-      lots: qty,
-      entryTime: t.entryTime,
-      entryPrice: t.entryPrice,
-      exitTime: this.time,
-      exitPrice: price,
-      pnl: this.money(pnl),
-      grossPnl: this.money(gross),
-      fee: this.money(totalFee),
-      reason,
-    });
+    const n = this.tradeN++;
+    let num = this.tradeNum;
+    if ((n + 1) * TRADE_STRIDE > num.length) {
+      num = new Float64Array(num.length * 2);
+      num.set(this.tradeNum);
+      this.tradeNum = num;
+    }
+    const o = n * TRADE_STRIDE;
+    num[o] = qty;
+    num[o + 1] = t.entryTime;
+    num[o + 2] = t.entryPrice;
+    num[o + 3] = this.time;
+    num[o + 4] = price;
+    num[o + 5] = this.money(pnl);
+    num[o + 6] = this.money(gross);
+    num[o + 7] = this.money(totalFee);
+    this.tradeTag.push(t.tag);
+    this.tradeFlags.push((long ? 0 : 1) | (EXIT_REASONS.indexOf(reason) << 1));
     this.emit(t.tag, t.tag, 'close', t.side, qty, price, fee, maker, gross, reason);
   }
 
@@ -600,10 +704,33 @@ export class SimulatedBroker implements Broker {
     pnl: number,
     reason: ExitReason | null,
   ): void {
-    if (!this.recordFills && (this.listener === null || this.stopCode !== 0)) return;
-    const fill: Fill = { tag, ticket, action, side, qty, price, fee: this.money(fee), time: this.time, maker, pnl: this.money(pnl), reason };
-    if (this.recordFills) this.fills.push(fill);
-    if (this.listener !== null && this.stopCode === 0) this.listener(fill);
+    if (this.recordFills) {
+      const n = this.fillN++;
+      let num = this.fillNum;
+      if ((n + 1) * FILL_STRIDE > num.length) {
+        num = new Float64Array(num.length * 2);
+        num.set(this.fillNum);
+        this.fillNum = num;
+      }
+      const o = n * FILL_STRIDE;
+      num[o] = qty;
+      num[o + 1] = price;
+      num[o + 2] = this.money(fee);
+      num[o + 3] = this.time;
+      num[o + 4] = this.money(pnl);
+      this.fillTag.push(tag);
+      this.fillTicket.push(ticket);
+      this.fillFlags.push(
+        (action === 'open' ? 0 : 1) |
+          (side === 'long' ? 0 : 2) |
+          (maker ? 4 : 0) |
+          ((reason === null ? 0 : EXIT_REASONS.indexOf(reason) + 1) << 3),
+      );
+    }
+    if (this.listener !== null && this.stopCode === 0) {
+      const fill: Fill = { tag, ticket, action, side, qty, price, fee: this.money(fee), time: this.time, maker, pnl: this.money(pnl), reason };
+      this.listener(fill);
+    }
   }
 
   /** Report rounding of money (see `roundMoney`), with the scale precomputed. */

@@ -33,7 +33,7 @@ class KernelView implements StrategyView {
   index = -1;
   /** During onFill: the path price of the fill, which the money figures are marked at (else NaN). */
   fillMark = NaN;
-  readonly capital: number;
+  readonly capital: number = NaN;
   constructor(
     private readonly broker: SimulatedBroker,
     readonly candles: Candles,
@@ -100,8 +100,9 @@ class RunState {
   statusReason = 'completed: end of data';
   bars = 0;
   decisions = 0;
-  lastEquity: number;
-  peak: number;
+  // Number initialisers (not `undefined` first): V8 keeps these fields as raw doubles.
+  lastEquity = NaN;
+  peak = NaN;
   peakTime = 0;
   maxDrawdown = 0;
   drawdownAmount = 0;
@@ -109,7 +110,13 @@ class RunState {
   exposedBars = 0;
   maxFloatingProfit = 0;
   maxFloatingLoss = 0;
-  readonly equityCurve: EquityPoint[] = [];
+  /**
+   * Sampled equity curve as columns (an object per point built in the loop costs more than the
+   * rest of a quiet candle: V8 then keeps the loop's equity boxed). `curveCount` points are valid.
+   */
+  curveTime: Float64Array = new Float64Array(0);
+  curveEquity: Float64Array = new Float64Array(0);
+  curveCount = 0;
   /**
    * The hot loop's metrics (bars, decisions, lastEquity, peak, peakTime, maxDrawdown, drawdownAmount,
    * longestDrawdownMs, exposedBars, maxFloatingProfit, maxFloatingLoss), kept up to date by the loop
@@ -158,34 +165,70 @@ function fail(st: RunState, e: unknown): void {
   st.statusReason = `strategy error: ${(e as Error).message}`;
 }
 
+/** Input candles per call of `simulateChunk`. */
+const CHUNK = 8192;
+
 /**
- * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone. Per input
- * candle: simulate the path (inline when no trigger can fire), mark to market, update the metrics,
- * and at the close of a decision candle call the strategy and execute its intents.
+ * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone, and called
+ * once per chunk of `CHUNK` input candles rather than once per run. One long call per run would
+ * run on V8's on-stack-replacement code, whose loop variables enter from the interpreter as tagged
+ * values: every double assigned in the loop (equity, drawdown, floating extremes) would then be a
+ * heap number allocated per candle. Called often, the function gets ordinary optimised code, where
+ * those locals stay raw doubles in registers. The state between chunks is the checkpoint `m`.
+ *
+ * Per input candle: simulate the path (inline when no trigger can fire), mark to market, update
+ * the metrics, and at the close of a decision candle call the strategy and execute its intents.
+ * Returns true when the run stopped (liquidation, capital, halt).
+ */
+function simulate(li: LoopInput, st: RunState): void {
+  const n = li.input.length;
+  const m = st.checkpoint;
+  m[0] = 0;
+  m[1] = 0;
+  m[2] = st.lastEquity;
+  m[3] = st.peak;
+  m[4] = n > 0 ? li.input.time[0] : 0;
+  m[5] = 0;
+  m[6] = 0;
+  m[7] = 0;
+  m[8] = 0;
+  m[9] = 0;
+  m[10] = 0;
+  const recordEquity = li.recordEquity;
+  const maxPoints = recordEquity ? Math.ceil(n / li.stride) + 1 : 0;
+  st.curveTime = new Float64Array(maxPoints);
+  st.curveEquity = new Float64Array(maxPoints);
+  let stopped = false;
+  for (let from = 0; from < n && !stopped; from += CHUNK) {
+    stopped = simulateChunk(li, st, from, from + CHUNK < n ? from + CHUNK : n);
+  }
+  const bars = m[0];
+  // The inline path does not move the broker's price: leave it at the last close simulated.
+  if (li.broker.stopCode === 0 && bars > 0) li.broker.cur = li.input.close[bars - 1];
+  st.restore();
+}
+
+/**
+ * Candles [from, to) of the run. The metrics are locals, written through to `m` (the checkpoint)
+ * whenever they change, so the checkpoint is current when a call throws (no try/catch here: an
+ * exception handler makes V8 box the floating-point locals at every call that can throw;
+ * `runBacktest` catches) and carries them to the next chunk.
  *
  * The broker figures the inline path needs (trigger bounds, floating-PnL line, balance, exposure)
  * are cached in locals and re-read only after a call that can change the broker (the candle path,
  * funding, executed intents): between those the broker is not touched, so a quiet candle reads no
  * object field at all.
- *
- * No try/catch here: an exception handler in this function makes V8 box the floating-point locals
- * at every call that can throw (a heap number per candle). The metrics live in `st.checkpoint`, so
- * they are current when a call throws; `runBacktest` catches.
  */
-function simulate(li: LoopInput, st: RunState): void {
-  const {
-    strategy,
-    broker: b,
-    view,
-    input,
-    lastInputIndex,
-    periods,
-    funding,
-    inputOffset,
-    recordEquity,
-    stride,
-  } = li;
-  const n = input.length;
+function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): boolean {
+  const strategy = li.strategy;
+  const b = li.broker;
+  const view = li.view;
+  const input = li.input;
+  const lastInputIndex = li.lastInputIndex;
+  const periods = li.periods;
+  const funding = li.funding;
+  const inputOffset = li.inputOffset;
+  const stride = li.stride;
   const nd = li.decisionCount;
   const time = input.time;
   const high = input.high;
@@ -193,25 +236,25 @@ function simulate(li: LoopInput, st: RunState): void {
   const close = input.close;
   const barMs = input.intervalMs;
   const usdBase = b.usdBase;
-  const curve = st.equityCurve;
-  // The metrics live in a typed array, not in locals: they stay valid when a call throws, and V8
-  // keeps no boxed copies of them across the strategy call.
+  const curveTime = st.curveTime;
+  const curveEquity = st.curveEquity;
   const m = st.checkpoint;
-  m[2] = st.lastEquity;
-  m[3] = st.peak;
-  m[4] = input.length > 0 ? input.time[0] : 0;
-  m[5] = 0;
-  m[6] = 0;
-  m[7] = 0;
-  m[8] = 0;
-  m[9] = 0;
-  m[10] = 0;
+  // Typed-array loads: raw doubles, whatever V8 knows about the caller.
+  let equity = m[2];
+  let peak = m[3];
+  let peakTime = m[4];
+  let maxDrawdown = m[5];
+  let drawdownAmount = m[6];
+  let longestDrawdownMs = m[7];
+  let exposedBars = m[8] | 0;
+  let maxFloatingProfit = m[9];
+  let maxFloatingLoss = m[10];
+  let bars = from;
+  let d = m[1] | 0;
   const out: Intent[] = [];
-  let d = 0;
-  let nextDecisionEnd = nd > 0 ? (lastInputIndex === null ? 0 : lastInputIndex[0]) : -1;
-  let nextSample = recordEquity ? 0 : -1;
-  let bars = 0;
-  let nextPeriod = -Infinity; // min(periods.dayEnd, periods.monthEnd)
+  let nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
+  let nextSample = li.recordEquity ? Math.ceil(from / stride) * stride : -1;
+  let nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
   let stopped = false;
   // Broker state cache (see above).
   if (b.dirty) b.reindex();
@@ -221,11 +264,11 @@ function simulate(li: LoopInput, st: RunState): void {
   let intercept = b.floatIntercept;
   let balance = b.balance;
   let holding = b.longQty + b.shortQty > 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const t = time[i];
     if (t >= nextPeriod) {
-      if (t >= periods.dayEnd) periods.onDay(t, m[2]);
-      if (t >= periods.monthEnd) periods.onMonth(t, m[2]);
+      if (t >= periods.dayEnd) periods.onDay(t, equity);
+      if (t >= periods.monthEnd) periods.onMonth(t, equity);
       nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
     }
     const h = high[i];
@@ -251,11 +294,11 @@ function simulate(li: LoopInput, st: RunState): void {
           fl = fh;
           fh = x;
         }
-        if (fl < m[10]) m[10] = fl;
-        if (fh > m[9]) m[9] = fh;
-        m[2] = balance + fc;
+        if (fl < maxFloatingLoss) m[10] = maxFloatingLoss = fl;
+        if (fh > maxFloatingProfit) m[9] = maxFloatingProfit = fh;
+        equity = balance + fc;
       } else {
-        m[2] = balance;
+        equity = balance;
       }
     } else {
       m[0] = bars;
@@ -263,12 +306,14 @@ function simulate(li: LoopInput, st: RunState): void {
       b.processCandle(input, i);
       changed = true;
       exposed = b.longQty + b.shortQty > 0;
+      // A call's result is a tagged value: through the Float64Array it reaches the local as a raw double.
       if (b.stopCode !== 0) {
         stopped = true;
         m[2] = b.equityAt(b.lastPrice);
       } else {
         m[2] = exposed ? b.equityAt(c) : b.balance;
       }
+      equity = m[2];
       halted = st.haltReason !== null;
     }
     if (funding !== null && exposed && !stopped) {
@@ -276,29 +321,33 @@ function simulate(li: LoopInput, st: RunState): void {
       if (rate === rate && rate !== 0) {
         b.applyFunding(rate, c);
         m[2] = b.equityAt(c);
+        equity = m[2];
         changed = true;
       }
     }
     bars++;
-    // Equity goes through the array too: a local merging a call's result would be a boxed value.
-    const equity = m[2];
-    if (exposed) m[8]++;
-    const peak = m[3];
+    m[2] = equity;
+    if (exposed) m[8] = ++exposedBars;
     if (equity >= peak) {
-      m[3] = equity;
-      m[4] = t;
+      m[3] = peak = equity;
+      m[4] = peakTime = t;
     } else {
       const amount = peak - equity;
-      if (amount > m[6]) m[6] = amount;
-      if (amount > m[5] * peak) m[5] = amount / peak;
-      const under = t + barMs - m[4];
-      if (under > m[7]) m[7] = under;
+      if (amount > drawdownAmount) m[6] = drawdownAmount = amount;
+      if (amount > maxDrawdown * peak) m[5] = maxDrawdown = amount / peak;
+      const under = t + barMs - peakTime;
+      if (under > longestDrawdownMs) m[7] = longestDrawdownMs = under;
     }
     if (i === nextSample) {
       nextSample += stride;
-      curve.push({ time: t, equity });
+      const k = st.curveCount++;
+      curveTime[k] = t;
+      curveEquity[k] = equity;
     }
-    if (stopped || halted) break;
+    if (stopped || halted) {
+      stopped = true;
+      break;
+    }
     if (i === nextDecisionEnd) {
       view.index = d;
       m[0] = bars;
@@ -312,7 +361,10 @@ function simulate(li: LoopInput, st: RunState): void {
         if (hr !== null) st.haltReason = hr;
         // A halt comes from these intents or from a fill they caused (one during the candle's path
         // has already ended the loop above).
-        if (st.haltReason !== null) break;
+        if (st.haltReason !== null) {
+          stopped = true;
+          break;
+        }
         changed = true;
       }
       nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
@@ -327,11 +379,9 @@ function simulate(li: LoopInput, st: RunState): void {
       holding = b.longQty + b.shortQty > 0;
     }
   }
-  // The inline path does not move the broker's price: leave it at the last close simulated.
-  if (!stopped && bars > 0) b.cur = close[bars - 1];
   m[0] = bars;
   m[1] = d;
-  st.restore();
+  return stopped;
 }
 
 /** Runs a strategy over historical candles and returns the report. Pure and deterministic. */
@@ -428,7 +478,8 @@ function buildReport(
   const barMs = input.intervalMs;
   const lastTime = bars > 0 ? input.time[bars - 1] : NaN;
   const finalEquity = st.lastEquity;
-  const curve = st.equityCurve;
+  const curve: EquityPoint[] = [];
+  for (let k = 0; k < st.curveCount; k++) curve.push({ time: st.curveTime[k], equity: st.curveEquity[k] });
   if ((config.recordEquity ?? true) && bars > 0 && curve[curve.length - 1]?.time !== lastTime) {
     curve.push({ time: lastTime, equity: finalEquity });
   }
@@ -446,9 +497,8 @@ function buildReport(
   const meanWin = wins > 0 ? broker.grossProfit / wins : 0;
   const meanLoss = losses > 0 ? broker.grossLoss / losses : 0;
   const tradeCount = broker.tradeCount;
-  // Trade and fill records are rounded by the broker when created (they leave it as reports).
-  const trades: readonly TradeRecord[] = broker.trades;
-  const fills: readonly Fill[] = broker.fills;
+  // Trade and fill records are rounded by the broker when recorded; the broker keeps them as
+  // columns and builds the objects when the report's `trades` / `fills` are first read.
   return {
     status,
     statusReason,
@@ -488,8 +538,12 @@ function buildReport(
     longestDrawdownMs: st.longestDrawdownMs,
     monthlyReturns: periods.monthly,
     equity: curve.map((p) => ({ time: p.time, equity: money(p.equity) })),
-    trades,
-    fills,
+    get trades(): readonly TradeRecord[] {
+      return broker.trades;
+    },
+    get fills(): readonly Fill[] {
+      return broker.fills;
+    },
     openTickets: broker.openTickets(),
   };
 }

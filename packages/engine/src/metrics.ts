@@ -37,12 +37,12 @@ export class PeriodReturns {
   /** First ms of the next local day / month: the kernel compares candle times against these. */
   dayEnd = -Infinity;
   monthEnd = -Infinity;
-  private dayStartEquity: number;
+  private dayStartEquity = NaN;
   private dailyCount = 0;
   private dailySum = 0;
   private dailySumSq = 0;
   private dailyDownSq = 0;
-  private monthStartEquity: number;
+  private monthStartEquity = NaN;
   private monthLabel = '';
   private started = false;
   readonly monthly: MonthlyReturn[] = [];
