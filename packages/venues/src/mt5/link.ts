@@ -221,6 +221,15 @@ export class Mt5Link implements Mt5BridgeSession {
     };
   }
 
+  /** Kill switch: the EA rejects every intent until `resume()` (it persists the halt). */
+  halt(reason: string): boolean {
+    return this.conn !== null && this.send(this.conn, { type: 'halt', reason: reason.slice(0, 128) });
+  }
+
+  resume(): boolean {
+    return this.conn !== null && this.send(this.conn, { type: 'resume' });
+  }
+
   /** Closes the current connection (revocation, shutdown). */
   close(code: number, reason: string): void {
     const c = this.conn;
