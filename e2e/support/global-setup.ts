@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATA_DIR, E2E_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
+import { DATA_DIR, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -31,6 +31,14 @@ export default async function globalSetup(): Promise<void> {
     detached: false,
   });
 
+  // The fake Binance / OKX (trading accounts and robots talk to them instead of the real venues).
+  const fakeLog = openSync(join(STATE_DIR, 'fake-exchange.log'), 'a');
+  const fake = spawn(process.execPath, ['--import', 'tsx', 'packages/venues/src/fake/main.ts'], {
+    stdio: ['ignore', fakeLog, fakeLog],
+    env: { ...process.env, FAKE_PORT: String(FAKE_EXCHANGE_PORT), FAKE_OKX_PORT: String(FAKE_EXCHANGE_PORT + 1) },
+    detached: false,
+  });
+
   const serverLog = openSync(join(STATE_DIR, 'server.log'), 'a');
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     stdio: ['ignore', serverLog, serverLog],
@@ -45,8 +53,11 @@ export default async function globalSetup(): Promise<void> {
       // (in the background; e2e/backtest.spec.ts waits for the symbols it needs).
       MARKET_DATA_DIR: process.env.E2E_MARKET_DATA_DIR ?? resolve(import.meta.dirname, '../../../shared/data'),
       LOG_LEVEL: 'info',
+      EXCHANGE_BINANCE_URL: `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`,
+      EXCHANGE_OKX_URL: `http://127.0.0.1:${FAKE_EXCHANGE_PORT + 1}`,
     },
   });
-  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid }));
+  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid }));
   await waitForHealth(`http://127.0.0.1:${E2E_PORT}/readyz`, 90_000);
+  await waitForHealth(`http://127.0.0.1:${FAKE_EXCHANGE_PORT}/fapi/v1/ping`, 30_000);
 }
