@@ -29,8 +29,10 @@ import { parseStrict, runMain, toJson } from './args';
 export interface BenchEngineOptions {
   readonly log?: (...parts: unknown[]) => void;
   readonly dataPath?: string;
-  /** Timed repetitions per strategy; the best is reported (default 5). */
+  /** Timed repetitions per strategy; the best is reported (default 7). */
   readonly repeats?: number;
+  /** Untimed full runs of each function before the timed ones (default 3): JIT compilation done. */
+  readonly warmRuns?: number;
 }
 
 export interface StrategyFigure {
@@ -69,32 +71,55 @@ const defaultData = () =>
     'data/binance_BTCUSDT_1m.csv.gz',
   );
 
-/**
- * Times `repeats` runs after two warm-up runs on a short slice (JIT). Reports the best process CPU
- * time (user + system, all threads: JIT and GC included) and the best wall time. On a shared machine
- * (2 cores, several engineers' test runs) the wall clock mostly measures the scheduler: a 10 ms loop
- * fits in one time slice while a 50 ms backtest is preempted several times, which skews the ratio.
- */
-function best<T>(
-  repeats: number,
-  warm: () => void,
+interface Timed<T> {
+  seconds: number;
+  wallSeconds: number;
+  result: T;
+}
+
+/** Process CPU time (user + system, all threads: JIT and GC included) and wall time of one call. */
+function timeOnce<T>(
   run: () => T,
-): { seconds: number; wallSeconds: number; result: T } {
-  warm();
-  warm();
-  let seconds = Infinity;
-  let wallSeconds = Infinity;
-  let result!: T;
-  for (let k = 0; k < repeats; k++) {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    result = run();
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    seconds = Math.min(seconds, (cpu.user + cpu.system) / 1e6);
-    wallSeconds = Math.min(wallSeconds, wall);
+  into: { seconds: number; wallSeconds: number; result: T | undefined },
+): void {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  into.result = run();
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  into.seconds = Math.min(into.seconds, (cpu.user + cpu.system) / 1e6);
+  into.wallSeconds = Math.min(into.wallSeconds, wall);
+}
+
+/**
+ * Times `runs` (the engine, its twin, its bare loop) interleaved: `warm` rounds first (a short
+ * slice twice, then `warm` full runs each, so every function is optimised and its compilation no
+ * longer charged to a timed run), then `repeats` rounds, each timing every function once in turn.
+ * Reports each function's best process CPU time and best wall time. Interleaving puts the engine
+ * and its twin under the same machine load (2 cores, several engineers' test runs); the best of
+ * several rounds is each one's speed when not preempted. On a shared machine the wall clock mostly
+ * measures the scheduler: a 10 ms loop fits in one time slice while a 50 ms backtest is preempted
+ * several times, which skews the ratio.
+ */
+function bestInterleaved<R extends unknown[]>(
+  repeats: number,
+  warm: number,
+  runs: { [K in keyof R]: { warm: () => unknown; run: () => R[K] } },
+): { [K in keyof R]: Timed<R[K]> } {
+  const list = runs as unknown as { warm: () => unknown; run: () => unknown }[];
+  for (const r of list) {
+    r.warm();
+    r.warm();
   }
-  return { seconds, wallSeconds, result };
+  const out = list.map(() => ({ seconds: Infinity, wallSeconds: Infinity, result: undefined }));
+  for (let k = 0; k < warm; k++) for (const r of list) r.run();
+  for (let k = 0; k < repeats; k++) list.forEach((r, j) => timeOnce(r.run, out[j]));
+  return out as unknown as { [K in keyof R]: Timed<R[K]> };
+}
+
+/** `bestInterleaved` for one function. */
+function best<T>(repeats: number, warm: () => void, run: () => T, warmRuns = 1): Timed<T> {
+  return bestInterleaved<[T]>(repeats, warmRuns, [{ warm, run }])[0];
 }
 
 /** The twin must report what the engine reports: same trades, final equity and drawdown. */
@@ -117,7 +142,8 @@ function checkTwin(name: string, r: BacktestReport, t: TwinResult): void {
 
 export async function benchEngine(options: BenchEngineOptions = {}): Promise<BenchEngineResult> {
   const log = options.log ?? (() => {});
-  const repeats = options.repeats ?? 5;
+  const repeats = options.repeats ?? 7;
+  const warmRuns = options.warmRuns ?? 3;
   const dataPath = options.dataPath ?? defaultData();
   let peakRss = process.memoryUsage().rss;
   // Also yields to the event loop so a caller's own memory sampler gets to run between runs.
@@ -177,134 +203,70 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
     low: warmSlice.low,
   };
   const sma = { fast: 50, slow: 200, qty: 1 };
-  const smaEngine = best(
+  const smaTwin = (c: Candles, t: typeof track) =>
+    smaCrossTwin(
+      c.open,
+      c.close,
+      c.length,
+      sma.fast,
+      sma.slow,
+      sma.qty,
+      instrument.contractSize,
+      base.takerFee,
+      t,
+    );
+  const smaBareLoop = (c: Candles) =>
+    smaCrossBaseline(
+      c.open,
+      c.close,
+      c.length,
+      sma.fast,
+      sma.slow,
+      sma.qty,
+      instrument.contractSize,
+      base.takerFee,
+    );
+  const [smaEngine, smaLoop, smaBare] = bestInterleaved<[BacktestReport, TwinResult, TwinResult]>(
     repeats,
-    () => run(() => new SmaCrossStrategy(sma), warmSlice),
-    () => run(() => new SmaCrossStrategy(sma), candles),
-  );
-  const smaLoop = best(
-    repeats,
-    () =>
-      smaCrossTwin(
-        warmSlice.open,
-        warmSlice.close,
-        warmSlice.length,
-        sma.fast,
-        sma.slow,
-        sma.qty,
-        instrument.contractSize,
-        base.takerFee,
-        warmTrack,
-      ),
-    () =>
-      smaCrossTwin(
-        candles.open,
-        candles.close,
-        n,
-        sma.fast,
-        sma.slow,
-        sma.qty,
-        instrument.contractSize,
-        base.takerFee,
-        track,
-      ),
-  );
-  const smaBare = best(
-    repeats,
-    () =>
-      smaCrossBaseline(
-        warmSlice.open,
-        warmSlice.close,
-        warmSlice.length,
-        sma.fast,
-        sma.slow,
-        sma.qty,
-        instrument.contractSize,
-        base.takerFee,
-      ),
-    () =>
-      smaCrossBaseline(
-        candles.open,
-        candles.close,
-        n,
-        sma.fast,
-        sma.slow,
-        sma.qty,
-        instrument.contractSize,
-        base.takerFee,
-      ),
+    warmRuns,
+    [
+      {
+        warm: () => run(() => new SmaCrossStrategy(sma), warmSlice),
+        run: () => run(() => new SmaCrossStrategy(sma), candles),
+      },
+      { warm: () => smaTwin(warmSlice, warmTrack), run: () => smaTwin(candles, track) },
+      { warm: () => smaBareLoop(warmSlice), run: () => smaBareLoop(candles) },
+    ],
   );
   checkTwin('SMA cross', smaEngine.result, smaLoop.result);
   const grid = { levels: 20, gap: 0.005, qty: 1 };
-  const gridEngine = best(
-    repeats,
-    () => run(() => new GridStrategy(grid), warmSlice),
-    () => run(() => new GridStrategy(grid), candles),
-  );
   // Both the engine and the loops skip the path of a candle that reaches neither the nearest buy
   // nor the nearest sell level (the engine through its trigger index); the twin still marks it.
-  const gridLoop = best(
-    repeats,
-    () =>
-      gridBaseline(
-        warmSlice.open,
-        warmSlice.high,
-        warmSlice.low,
-        warmSlice.close,
-        warmSlice.length,
-        grid.levels,
-        grid.gap,
-        grid.qty,
-        instrument.contractSize,
-        base.makerFee,
-        true,
-        warmTrack,
-      ),
-    () =>
-      gridBaseline(
-        candles.open,
-        candles.high,
-        candles.low,
-        candles.close,
-        n,
-        grid.levels,
-        grid.gap,
-        grid.qty,
-        instrument.contractSize,
-        base.makerFee,
-        true,
-        track,
-      ),
-  );
-  const gridBare = best(
-    repeats,
-    () =>
-      gridBaseline(
-        warmSlice.open,
-        warmSlice.high,
-        warmSlice.low,
-        warmSlice.close,
-        warmSlice.length,
-        grid.levels,
-        grid.gap,
-        grid.qty,
-        instrument.contractSize,
-        base.makerFee,
-      ),
-    () =>
-      gridBaseline(
-        candles.open,
-        candles.high,
-        candles.low,
-        candles.close,
-        n,
-        grid.levels,
-        grid.gap,
-        grid.qty,
-        instrument.contractSize,
-        base.makerFee,
-      ),
-  );
+  const gridLoopOf = (c: Candles, t?: typeof track) =>
+    gridBaseline(
+      c.open,
+      c.high,
+      c.low,
+      c.close,
+      c.length,
+      grid.levels,
+      grid.gap,
+      grid.qty,
+      instrument.contractSize,
+      base.makerFee,
+      true,
+      t,
+    );
+  const [gridEngine, gridLoop, gridBare] = bestInterleaved<
+    [BacktestReport, TwinResult, TwinResult]
+  >(repeats, warmRuns, [
+    {
+      warm: () => run(() => new GridStrategy(grid), warmSlice),
+      run: () => run(() => new GridStrategy(grid), candles),
+    },
+    { warm: () => gridLoopOf(warmSlice, warmTrack), run: () => gridLoopOf(candles, track) },
+    { warm: () => gridLoopOf(warmSlice), run: () => gridLoopOf(candles) },
+  ]);
   checkTwin('grid', gridEngine.result, gridLoop.result);
   for (const [name, eng, loop, bare, params] of [
     ['reference:sma-cross', smaEngine, smaLoop, smaBare, sma],
@@ -377,7 +339,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
     loadSeconds: Math.round(loadSeconds * 1000) / 1000,
     parseSeconds: Math.round(cold.seconds * 1000) / 1000,
     rows: n,
-    timing: `best of ${repeats} runs after warm-up; candlesPerSecond from process CPU time, wall* from wall-clock time`,
+    timing: `best of ${repeats} runs after ${warmRuns} full warm-up runs, engine and twins interleaved; candlesPerSecond from process CPU time, wall* from wall-clock time`,
     strategies: figures,
     peakRssMB: Math.round(peakRss / 2 ** 20),
   };
