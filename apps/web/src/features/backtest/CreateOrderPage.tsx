@@ -144,10 +144,13 @@ function AccountPicker({ market, accounts, value, onChange, error }: { market: M
   const usable = accounts.filter((a) => a.market === market);
   if (!usable.length) {
     return (
-      <Notice testId="no-accounts">
-        <span>{t('create.noAccounts')}</span>
-        <Link to="/pages/apikey/apiList" className="bt-link" data-testid="bind-account">{t('bindAccount')}</Link>
-      </Notice>
+      <div className="field bt-field-wide">
+        <Notice testId="no-accounts">
+          <span>{t('create.noAccounts')}</span>
+          <Link to="/pages/apikey/apiList" className="bt-link" data-testid="bind-account">{t('bindAccount')}</Link>
+        </Notice>
+        {error ? <p className="field-error" role="alert" data-testid="accountId-error">{error}</p> : null}
+      </div>
     );
   }
   return (
@@ -268,6 +271,9 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
     } finally {
       setBusy(false);
     }
+  }, () => {
+    // Field errors are shown; a missing account is named at the same time, not after them.
+    if (robot && accountId === undefined) setAccountError(tr('create.accountRequired'));
   });
 
   const errorText = (name: string) => {

@@ -1,0 +1,120 @@
+// Robot screens without a bound account, on a phone and on a desktop: the robot list's empty
+// state and seats, the history tab, the market page, the robot form (type 1) asking for a trading
+// account first, and both calculators (at 360 px on the phone project) with the figures checked.
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { waitForCode } from './support/mailbox';
+
+const PASSWORD = 'Trader2026x';
+
+async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/robot-ui-${step}.png`, fullPage: true });
+}
+
+interface Envelope<T> {
+  code: string;
+  msg: string;
+  data: T;
+}
+
+async function register(request: APIRequestContext, mail: string): Promise<void> {
+  const since = Date.now();
+  const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
+  expect(sent.code, sent.msg).toBe('00000');
+  const code = await waitForCode(mail, since - 1000);
+  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
+  expect(reg.code, reg.msg).toBe('00000');
+}
+
+async function login(page: Page, mail: string): Promise<void> {
+  await page.goto('/#/pages/login/login');
+  await page.getByTestId('login-email').fill(mail);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await expect(page).not.toHaveURL(/login/);
+}
+
+/** Nothing wider than the viewport (usable at 360 px). */
+async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+test('robot list, history, market, robot form and calculators', async ({ page, request }, info) => {
+  const mail = `robots.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  await login(page, mail);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+
+  // Robot order list: the current market (forex by default) has no robot yet.
+  await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
+  await page.reload();
+  await expect(page.getByTestId('robot-list')).toBeVisible();
+  await expect(page.getByTestId('robot-empty')).toBeVisible();
+  await expect(page.getByTestId('robot-seats')).toContainText('0 / 1');
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '01-list-empty');
+
+  // "Create robot" offers the market's strategies, each opening the form in robot mode.
+  await page.getByTestId('robot-empty-create').click();
+  await expect(page.getByTestId('strategy-sheet')).toBeVisible();
+  await page.getByTestId('robot-strategy-grid').click();
+  await expect(page).toHaveURL(/createOrder\/forex_grid.*type=1/);
+  await expect(page.getByTestId('create-order')).toHaveAttribute('data-type', '1');
+  await expect(page.getByTestId('robot-fields')).toBeVisible();
+  await expect(page.getByTestId('field-start')).toHaveCount(0);
+  await expect(page.getByTestId('no-accounts')).toBeVisible();
+  // Spec §5: a trading account must be chosen before proceeding.
+  await page.getByTestId('create-submit').click();
+  await expect(page.getByTestId('accountId-error')).toBeVisible();
+  await shot(page, info, '02-robot-form-account-required');
+
+  // History tab.
+  await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
+  await page.getByTestId('robot-tab-history').click();
+  await expect(page).toHaveURL(/robotHistory/);
+  await expect(page.getByTestId('robot-history')).toBeVisible();
+  await expect(page.getByTestId('robot-empty')).toBeVisible();
+
+  // Market page: prices of the current market (or the "still importing" empty state), search.
+  await page.goto('/#/pages/market/market');
+  await expect(page.getByTestId('market-page')).toBeVisible();
+  await expect(page.getByTestId('ticker-row').first().or(page.getByTestId('market-empty'))).toBeVisible();
+  await page.getByTestId('market-search').fill('zzzz');
+  await expect(page.getByTestId('market-empty')).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '03-market');
+
+  // Calculators, at 360 px on the phone.
+  if (info.project.name === 'phone') await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/#/pages/index/mine');
+  await page.getByTestId('mine-position-calc').click();
+  await expect(page.getByTestId('position-calc')).toBeVisible();
+  await page.getByTestId('calc-market-forex').click();
+  await page.getByTestId('calc-symbol').selectOption('EURUSD');
+  await page.getByTestId('calc-balance').fill('10000');
+  await page.getByTestId('calc-risk').fill('1');
+  await page.getByTestId('calc-stop').fill('50');
+  await expect(page.getByTestId('result-size')).toContainText('0.2 ');
+  await expect(page.getByTestId('result-risk')).toContainText('100.00');
+  await expect(page.getByTestId('calc-formula')).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '04-position-calc');
+
+  await page.getByTestId('open-risk-calc').click();
+  await expect(page.getByTestId('risk-calc')).toBeVisible();
+  await page.getByTestId('calc-market-crypto').click();
+  await page.getByTestId('calc-symbol').selectOption('BTCUSDT');
+  await page.getByTestId('calc-side-long').click();
+  await page.getByTestId('calc-entry').fill('60000');
+  await page.getByTestId('calc-size').fill('50'); // 50 contracts of 0.01 BTC
+  await page.getByTestId('calc-leverage').fill('10');
+  await page.getByTestId('calc-rate').fill('0.5');
+  // 60000 × (1 − 1/10) / (1 − 0.005) = 54,271.36…
+  await expect(page.getByTestId('result-liquidation')).toContainText('54,271.');
+  await expect(page.getByTestId('result-margin')).toContainText('3,000.00');
+  await page.getByTestId('calc-side-short').click();
+  // 60000 × 1.1 / 1.005 = 65,671.64…
+  await expect(page.getByTestId('result-liquidation')).toContainText('65,671.');
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '05-risk-calc');
+});
