@@ -1,4 +1,4 @@
-import { constants, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { constants, generateKeyPairSync, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,15 @@ describe('SecretBox key files', () => {
     chmodSync(file, 0o644);
     expect(() => SecretBox.fromConfig({ dataDir: dir })).toThrow(SecretKeyFileError);
     expect(() => SecretBox.fromConfig({ dataDir: dir })).toThrow(/secrets\.key has mode 0644.*owner only/);
+  });
+
+  it('takes the transport key from config and refuses one that is not RSA', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    const box = SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: rsa.replace(/\n/g, '\\n') });
+    expect(box.decryptTransport(encryptFor(box, 'x'))).toBe('x');
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: ec })).toThrow(/not an RSA private key/);
+    expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: 'garbage' })).toThrow(SecretKeyFileError);
   });
 
   it('takes the master key from config and refuses a key of the wrong size', () => {

@@ -172,10 +172,13 @@ export class SecretBox {
         generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
       ).toString('utf8');
     }
-    let transport: KeyObject;
+    let transport: KeyObject | undefined;
     try {
       transport = createPrivateKey(pem);
     } catch {
+      transport = undefined;
+    }
+    if (transport?.asymmetricKeyType !== 'rsa') {
       throw new SecretKeyFileError('the transport key (SECRETS_TRANSPORT_KEY or transport-rsa.pem) is not an RSA private key in PEM');
     }
     const box = new SecretBox(master, transport);
