@@ -45,7 +45,7 @@ describe('SecretBox key files', () => {
 
   it('takes the transport key from config and refuses one that is not RSA', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
-    const box = SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: rsa.replace(/\n/g, '\\n') });
+    const box = SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: String(rsa).replace(/\n/g, '\\n') });
     expect(box.decryptTransport(encryptFor(box, 'x'))).toBe('x');
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
     expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: ec })).toThrow(/not an RSA private key/);
