@@ -1050,13 +1050,13 @@ void Finish(const int k, const string result)
    g_snapDirty = true;
   }
 
-void RejectNew(const string id, const int seq, const string magic, const string json, const string reason)
+/** Refused before OrderSend: journalled as a rejected result, answered with a rejected ack. */
+void RejectAt(const int k, const string reason)
   {
-   int k = JAdd(id, seq, magic, json);
    j_state[k] = LQ_JNL_RESULT;
    j_result[k] = MakeResult(LQ_OUTCOME_REJECTED, -1, 0, 0, "", "", reason);
    JournalWrite(k);
-   SendAck(id, seq, LQ_ACK_REJECTED, reason, "null");
+   SendAck(j_id[k], j_seq[k], LQ_ACK_REJECTED, reason, "null");
   }
 
 /** Takes the next queued intent (when none is being sent). */
@@ -1073,25 +1073,23 @@ void StartNext()
    string magic = m.Str("magic");
    if(StringLen(id) == 0 || StringLen(id) > LQ_CLIENT_ID_MAX) return;
    int k = JFind(id);
-   if(k >= 0)
+   // a known clientId is answered with its stored result; only not_found (verified by magic that it
+   // never executed) runs again when the server sends it again
+   bool rerun = k >= 0 && j_state[k] == LQ_JNL_RESULT && ResultOutcome(j_result[k]) == LQ_OUTCOME_NOT_FOUND;
+   if(k >= 0 && !rerun)
      {
       SendAck(id, seq, LQ_ACK_DUPLICATE, "", j_state[k] == LQ_JNL_RESULT ? j_result[k] : "null");
       return;
      }
+   if(k < 0) k = JAdd(id, seq, magic, json);
+   else { j_seq[k] = seq; j_intent[k] = json; j_result[k] = "null"; j_recheck[k] = 0; j_time[k] = TimeGMT(); j_unsent[k] = false; }
+   j_state[k] = LQ_JNL_RECEIVED;
    long serverNow = UtcMs() + g_clockOffsetMs;
-   if(serverNow > m.Int("ts") + m.Int("ttlMs")) { RejectNew(id, seq, magic, json, "expired"); return; }
-   if(g_halted) { RejectNew(id, seq, magic, json, "halted"); return; }
-   k = JAdd(id, seq, magic, json);
+   if(serverNow > m.Int("ts") + m.Int("ttlMs")) { RejectAt(k, "expired"); return; }
+   if(g_halted) { RejectAt(k, "halted"); return; }
    if(!JournalWrite(k)) { Print("LightningBridge: journal write failed: intent refused"); return; }
    string why = BuildRequest(m, g_curReq); // built in place (no struct copies)
-   if(why != "")
-     {
-      j_state[k] = LQ_JNL_RESULT;
-      j_result[k] = MakeResult(LQ_OUTCOME_REJECTED, -1, 0, 0, "", "", why);
-      JournalWrite(k);
-      SendAck(id, seq, LQ_ACK_REJECTED, why, "null");
-      return;
-     }
+   if(why != "") { RejectAt(k, why); return; }
    SendAck(id, seq, LQ_ACK_ACCEPTED, "", "null");
    MqlTradeCheckResult check;
    ZeroMemory(check);

@@ -155,8 +155,14 @@ describe('MT5 bridge: intents', () => {
     const ea = fakeEa(acc.token, { broker });
     await online(acc.id, ea);
     const req = order('dup');
+    const recent = order('dup-recent');
     await new Mt5Venue({ session: t.app.bridge.session(acc.id) }).placeOrder(req);
     ea.close();
+    // push `req` out of the journal tail sent in hello (the newest 200 entries): the new server
+    // cannot know it and sends it; the EA must answer from its journal
+    const template = ea.entry(req.clientOrderId)!;
+    for (let i = 0; i < 200; i++) ea.journal.push({ ...template, clientId: `filler${i}`, magic: magicOf(`filler${i}`) });
+    ea.journal.push({ ...template, clientId: recent.clientOrderId, magic: magicOf(recent.clientOrderId) });
     // a second server process on the same database: its hub never saw this clientId
     const app2 = await buildApp(t.config, { database: t.database, jobs: false, logger: false });
     try {
@@ -167,8 +173,13 @@ describe('MT5 bridge: intents', () => {
       await until(() => app2.bridge.session(acc.id).status() === 'online');
       const again = await new Mt5Venue({ session: app2.bridge.session(acc.id) }).placeOrder(req);
       expect(again).toMatchObject({ status: 'closed', filled: 0.01 });
-      expect(app2.bridge.session(acc.id).received.some((m) => m.type === 'ack' && m.status === 'duplicate')).toBe(true);
+      expect(app2.bridge.session(acc.id).received.some((m) => m.type === 'ack' && m.status === 'duplicate' && m.clientId === req.clientOrderId)).toBe(true);
       expect(broker.ordersCreated(magicOf(req.clientOrderId))).toBe(1);
+      // a clientId in the tail is known to the new server at once: answered without an intent
+      const intents = ea2.received.filter((m) => m.type === 'intent').length;
+      expect(app2.bridge.session(acc.id).lookup(recent.clientOrderId)?.outcome).toBe('filled');
+      await new Mt5Venue({ session: app2.bridge.session(acc.id) }).placeOrder(recent);
+      expect(ea2.received.filter((m) => m.type === 'intent')).toHaveLength(intents);
       ea2.close();
     } finally {
       await app2.close();

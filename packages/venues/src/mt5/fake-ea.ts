@@ -700,7 +700,8 @@ export class FakeEa {
   /** Returns false when the terminal crashed during it. */
   private async run(intent: Mt5Intent, gen: number): Promise<void> {
     const known = this.entry(intent.clientId);
-    if (known) {
+    // not_found (verified by magic: never executed) runs again as a new intent
+    if (known && !(known.state === 'result' && known.result?.outcome === 'not_found')) {
       const result = known.state === 'result' ? known.result : null;
       this.send({ type: 'ack', clientId: intent.clientId, seq: intent.seq, status: 'duplicate', reason: null, result });
       return;

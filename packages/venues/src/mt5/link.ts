@@ -72,8 +72,10 @@ export interface Mt5BridgeSession {
   snapshot(): Mt5Snapshot | null;
   /**
    * Sends an intent once and waits for its result (at most `timeoutMs`, default the ttl + 5 s).
-   * Throws Mt5OfflineError when nothing was sent. A known clientId is never sent again: its stored
-   * result is returned, or the call waits for it. Resolves `{outcome:'unknown'}` on timeout.
+   * Throws Mt5OfflineError when nothing was sent. A known clientId is not sent again: its stored
+   * result is returned, or the call waits for it; only a `not_found` result (the EA verified by
+   * magic that it never executed) is sent again, and the EA runs it as new. Resolves
+   * `{outcome:'unknown'}` on timeout.
    */
   execute(req: Mt5IntentRequest, timeoutMs?: number): Promise<Mt5Result>;
   /** The latest result of a clientId (null: never sent, or no answer yet). */
@@ -320,7 +322,10 @@ export class Mt5Link implements Mt5BridgeSession {
     this.lastHello = hello;
     for (const j of hello.journal) {
       this.magics.set(j.magic, j.clientId);
-      if (j.result && isFinal(j.result) && this.intents.has(j.clientId)) await this.settle(j.clientId, j.result);
+      if (!j.result) continue;
+      // results the server did not know (it restarted) become lookups; known ones settle
+      if (!this.intents.has(j.clientId)) this.intents.set(j.clientId, { intent: null, delivered: true, result: j.result, waiters: [] });
+      else if (isFinal(j.result)) await this.settle(j.clientId, j.result);
     }
     const cursor = (await this.opts.hooks?.dealCursor?.()) ?? 0;
     this.send(conn, {
@@ -396,8 +401,10 @@ export class Mt5Link implements Mt5BridgeSession {
     if (!BRIDGE_CLIENT_ID.test(req.clientId)) return Promise.reject(new Error(`bad clientId ${req.clientId}`));
     const ttlMs = req.ttlMs ?? 10_000;
     let p = this.intents.get(req.clientId);
-    if (p && isFinal(p.result)) return Promise.resolve(p.result);
-    if (!p || !p.intent) {
+    // a final result is the answer; `not_found` (verified never executed) may be sent again
+    const rerun = p?.result?.outcome === 'not_found';
+    if (p && isFinal(p.result) && !rerun) return Promise.resolve(p.result);
+    if (!p || !p.intent || rerun) {
       const status = this.status();
       const conn = this.conn;
       if (status !== 'online' || !conn) return Promise.reject(new Mt5OfflineError(status));
@@ -423,7 +430,7 @@ export class Mt5Link implements Mt5BridgeSession {
         ttlMs,
         expiry: req.expiry ?? null,
       };
-      p = { intent, delivered: false, result: p?.result ?? null, waiters: p?.waiters ?? [] };
+      p = { intent, delivered: false, result: rerun ? null : (p?.result ?? null), waiters: p?.waiters ?? [] };
       this.intents.set(req.clientId, p);
       p.delivered = this.send(conn, { ...intent, seq: ++this.seq });
     }
