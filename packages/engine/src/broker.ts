@@ -88,6 +88,15 @@ function removeItem<T>(list: T[], item: T): void {
   list.pop();
 }
 
+/** List length above which tickets / pending orders are also indexed by tag (dropped below half). */
+const INDEX_FROM = 16;
+
+function indexByTag<T extends { tag: string }>(list: readonly T[]): Map<string, T> {
+  const index = new Map<string, T>();
+  for (const x of list) index.set(x.tag, x);
+  return index;
+}
+
 export const StopCode = { none: 0, liquidate: 4, capital: 5 } as const;
 
 const EXIT_REASONS: readonly ExitReason[] = [
@@ -118,12 +127,12 @@ export class SimulatedBroker implements Broker {
   // with number fields costs a heap number per field, and those objects would survive every
   // young-generation collection of the run.
   private tradeN = 0;
-  private tradeNum = new Float64Array(64 * TRADE_STRIDE);
+  private tradeNum = new Float64Array(512 * TRADE_STRIDE);
   private readonly tradeTag: string[] = [];
   private readonly tradeFlags: number[] = []; // side (bit 0: short) | reason index << 1
   private readonly tradeList: TradeRecord[] = [];
   private fillN = 0;
-  private fillNum = new Float64Array(64 * FILL_STRIDE);
+  private fillNum = new Float64Array(1024 * FILL_STRIDE);
   private readonly fillTag: string[] = [];
   private readonly fillTicket: string[] = [];
   private readonly fillFlags: number[] = []; // close | short << 1 | maker << 2 | (reason index + 1) << 3
@@ -220,8 +229,11 @@ export class SimulatedBroker implements Broker {
   private readonly recordFills: boolean = true;
   private readonly moneyDigits: number = 0;
   private readonly moneyScale: number = 1;
-  private readonly ticketByTag = new Map<string, SimTicket>();
-  private readonly orderByTag = new Map<string, SimOrder>();
+  // Tag → ticket / pending order indexes, kept only while the lists are long: below
+  // INDEX_FROM entries a scan of the list is cheaper than hashing a fresh tag string (most tags
+  // are found at once: the strategy passes the very string object the ticket was tagged with).
+  private ticketIndex: Map<string, SimTicket> | null = null;
+  private orderIndex: Map<string, SimOrder> | null = null;
   readonly queue: SimOrder[] = [];
   private listener: ((fill: Fill) => void) | null = null;
 
@@ -307,7 +319,7 @@ export class SimulatedBroker implements Broker {
 
   submitOpen(intent: OpenIntent): void {
     const tag = intent.tag;
-    if (this.ticketByTag.has(tag) || this.orderByTag.has(tag)) {
+    if (this.findTicket(tag) !== undefined || this.findOrder(tag) !== undefined) {
       throw new OrderRejectedError(`duplicate tag "${tag}": a ticket or pending order already uses it`, tag);
     }
     this.checkQty(intent.qty, tag);
@@ -321,20 +333,20 @@ export class SimulatedBroker implements Broker {
   }
 
   submitClose(intent: CloseIntent): void {
-    const t = this.ticketByTag.get(intent.ticket);
+    const t = this.findTicket(intent.ticket);
     if (!t) return; // already closed (TP / SL / liquidation): not an error
     if (intent.type === 'market' && this.inPath) {
       this.closeTicket(t, this.marketPrice(t.side === 'short'), false, intent.reason);
       return;
     }
-    if (this.orderByTag.has(intent.tag)) {
+    if (this.findOrder(intent.tag) !== undefined) {
       throw new OrderRejectedError(`duplicate tag "${intent.tag}": a pending order already uses it`, intent.tag);
     }
     this.addOrder(this.newOrder(intent.tag, intent, false, t.side === 'short', intent.type, intent.price));
   }
 
   amend(intent: AmendIntent): void {
-    const t = this.ticketByTag.get(intent.ticket);
+    const t = this.findTicket(intent.ticket);
     if (!t) return;
     if (intent.takeProfit !== undefined) t.takeProfit = intent.takeProfit;
     if (intent.stopLoss !== undefined) t.stopLoss = intent.stopLoss;
@@ -345,7 +357,7 @@ export class SimulatedBroker implements Broker {
   }
 
   cancel(tag: string): void {
-    const o = this.orderByTag.get(tag);
+    const o = this.findOrder(tag);
     if (o) this.removeOrder(o);
   }
 
@@ -417,6 +429,22 @@ export class SimulatedBroker implements Broker {
 
   // --- internals ------------------------------------------------------------------------------
 
+  private findTicket(tag: string): SimTicket | undefined {
+    const index = this.ticketIndex;
+    if (index !== null) return index.get(tag);
+    const list = this.tickets;
+    for (let k = 0; k < list.length; k++) if (list[k].tag === tag) return list[k];
+    return undefined;
+  }
+
+  private findOrder(tag: string): SimOrder | undefined {
+    const index = this.orderIndex;
+    if (index !== null) return index.get(tag);
+    const list = this.pending;
+    for (let k = 0; k < list.length; k++) if (list[k].tag === tag) return list[k];
+    return undefined;
+  }
+
   private checkQty(qty: number, tag: string): void {
     const inst = this.instrument;
     const steps = qty / inst.qtyStep;
@@ -458,8 +486,11 @@ export class SimulatedBroker implements Broker {
   }
 
   private addOrder(o: SimOrder): void {
-    this.pending.push(o);
-    this.orderByTag.set(o.tag, o);
+    const pending = this.pending;
+    pending.push(o);
+    const index = this.orderIndex;
+    if (index !== null) index.set(o.tag, o);
+    else if (pending.length > INDEX_FROM) this.orderIndex = indexByTag(pending);
     if (o.type === 'market') this.queue.push(o);
     this.dirty = true;
   }
@@ -467,8 +498,12 @@ export class SimulatedBroker implements Broker {
   private removeOrder(o: SimOrder): void {
     if (o.done) return;
     o.done = true;
-    this.orderByTag.delete(o.tag);
     removeItem(this.pending, o);
+    const index = this.orderIndex;
+    if (index !== null) {
+      if (this.pending.length < INDEX_FROM >> 1) this.orderIndex = null;
+      else index.delete(o.tag);
+    }
     this.dirty = true;
   }
 
@@ -481,7 +516,7 @@ export class SimulatedBroker implements Broker {
       if (o.done) continue;
       if (o.open) this.fillOpen(o, this.marketPrice(o.buy), false);
       else {
-        const t = this.ticketByTag.get((o.intent as CloseIntent).ticket);
+        const t = this.findTicket((o.intent as CloseIntent).ticket);
         this.removeOrder(o);
         if (t) this.closeTicket(t, this.marketPrice(o.buy), false, (o.intent as CloseIntent).reason);
       }
@@ -540,7 +575,7 @@ export class SimulatedBroker implements Broker {
         if (o.open) this.fillOpen(o, price, maker);
         else {
           this.removeOrder(o);
-          const t = this.ticketByTag.get((o.intent as CloseIntent).ticket);
+          const t = this.findTicket((o.intent as CloseIntent).ticket);
           if (t) this.closeTicket(t, price, maker, (o.intent as CloseIntent).reason);
         }
         break;
@@ -609,8 +644,11 @@ export class SimulatedBroker implements Broker {
     this.fees += fee;
     this.syncBalance();
     this.syncMargin();
-    this.tickets.push(t);
-    this.ticketByTag.set(t.tag, t);
+    const tickets = this.tickets;
+    tickets.push(t);
+    const index = this.ticketIndex;
+    if (index !== null) index.set(t.tag, t);
+    else if (tickets.length > INDEX_FROM) this.ticketIndex = indexByTag(tickets);
     this.dirty = true;
     this.emit(o.tag, t.tag, 'open', t.side, qty, price, fee, maker, 0, null);
   }
@@ -632,7 +670,11 @@ export class SimulatedBroker implements Broker {
       this.shortCost -= qty * t.entryPrice;
     }
     removeItem(this.tickets, t);
-    this.ticketByTag.delete(t.tag);
+    const index = this.ticketIndex;
+    if (index !== null) {
+      if (this.tickets.length < INDEX_FROM >> 1) this.ticketIndex = null;
+      else index.delete(t.tag);
+    }
     if (this.tickets.length === 0) {
       // Exact zero instead of accumulated rounding.
       this.longQty = this.longCost = this.shortQty = this.shortCost = 0;
