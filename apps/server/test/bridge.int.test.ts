@@ -147,6 +147,11 @@ describe('MT5 bridge: intents', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ clientOrderId: order('deal-once').clientOrderId, magic: magicOf(order('deal-once').clientOrderId), positionId: expect.any(String) });
     expect(rows[0].payload).toMatchObject({ entry: 'in', volume: '0.02', price: '1.08508' });
+    // fills for the runner (fees, reconcile), in UTC: broker time minus the heartbeat's offset (GMT+2)
+    const fills = await venue.fetchFills('EURUSD');
+    expect(fills).toEqual([expect.objectContaining({ id: rows[0].deal, clientOrderId: order('deal-once').clientOrderId, side: 'buy', amount: 0.02, price: 1.08508, fee: 0 })]);
+    expect(fills[0].timestamp).toBe((rows[0].payload as { brokerTimeMsc: number }).brokerTimeMsc - 2 * 3_600_000);
+    expect(await venue.fetchOrder('EURUSD', order('deal-once').clientOrderId)).toMatchObject({ side: 'buy', type: 'market', amount: 0.02, filled: 0.02, status: 'closed' });
   });
 
   it('a known clientId is answered `duplicate` with its stored result and never executed twice (server restarted)', async () => {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { BRIDGE_CLOSE, BRIDGE_OFFLINE_MS, type Mt5Deal, type Mt5Heartbeat, type Mt5Hello } from '@lq/contracts';
 import { and, eq, isNull, mt5Deals, robotEvents, robots, sql, tradingAccounts, type Database } from '@lq/db';
-import { Mt5CloseError, Mt5Link, type Mt5LinkStatus } from '@lq/venues';
+import { Mt5CloseError, Mt5Link, type Mt5DealRecord, type Mt5LinkStatus } from '@lq/venues';
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -68,6 +68,7 @@ export class BridgeHub {
           dealCursor: () => this.dealCursor(accountId),
           deal: (d, clientId) => this.onDeal(accountId, d, clientId),
           heartbeat: (hb) => this.onHeartbeat(accountId, hb),
+          loadDeals: (since) => this.storedDeals(accountId, since),
         },
       });
       s = { link, lastStatus: 'offline' };
@@ -119,6 +120,14 @@ export class BridgeHub {
       .insert(mt5Deals)
       .values({ accountId, deal: d.deal, order: d.order, positionId: d.positionId, magic: d.magic, clientOrderId: clientId, payload })
       .onConflictDoNothing();
+  }
+
+  private async storedDeals(accountId: number, sinceBrokerMs: number): Promise<Mt5DealRecord[]> {
+    const rows = await this.o.db
+      .select({ payload: mt5Deals.payload })
+      .from(mt5Deals)
+      .where(and(eq(mt5Deals.accountId, accountId), sql`(${mt5Deals.payload}->>'brokerTimeMsc')::bigint >= ${sinceBrokerMs}`));
+    return rows.map((r) => r.payload as Mt5DealRecord);
   }
 
   private async onHeartbeat(accountId: number, hb: Mt5Heartbeat): Promise<void> {

@@ -89,6 +89,8 @@ export interface FakeMt5BrokerOptions {
   gmtOffsetMs?: number;
   /** Tickets (orders, deals, positions) start after this (default 1000). */
   firstTicket?: number;
+  /** UTC of the fake world's start (default: now, so deal times agree with the PC clock). */
+  startUtcMs?: number;
 }
 
 export interface FakeMt5SendRequest {
@@ -144,7 +146,8 @@ export class FakeMt5Broker {
   private readonly script: ScriptStep[] = [];
   private readonly replays = new Map<string, CandleReplay>();
   private readonly fixed = new Map<string, number>();
-  private readonly baseUtc = 1_700_000_000_000;
+  /** UTC of the fake world at elapsedMs = 0 (prices still replay each file from its first candle). */
+  private readonly baseUtc: number;
 
   constructor(o: FakeMt5BrokerOptions = {}) {
     this.marginMode = o.marginMode ?? 'hedging';
@@ -152,6 +155,7 @@ export class FakeMt5Broker {
     this.balance = o.balance ?? 10_000;
     this.gmtOffsetMs = o.gmtOffsetMs ?? 2 * 3_600_000;
     this.ticket = o.firstTicket ?? 1000;
+    this.baseUtc = o.startUtcMs ?? Date.now();
     const defaults: Record<string, number> = { EURUSD: 1.085, GBPUSD: 1.27, USDJPY: 150.1, XAUUSD: 2000, ...o.prices };
     for (const [k, v] of Object.entries(defaults)) this.fixed.set(k, v);
     const dir = o.dataDir === undefined ? defaultFakeDataDir() : o.dataDir;
@@ -628,7 +632,7 @@ export class FakeEa {
       termConnected,
       pingMs: 35,
       brokerTime: Math.floor((this.broker.utcMs + this.broker.gmtOffsetMs) / 1000),
-      gmtTime: Math.floor(this.now() / 1000),
+      gmtTime: Math.floor(this.broker.utcMs / 1000),
       balance: this.broker.balance.toFixed(2),
       equity: this.broker.equity().toFixed(2),
       margin: '0.00',

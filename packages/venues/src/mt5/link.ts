@@ -86,7 +86,14 @@ export interface Mt5BridgeSession {
   clientIdOf(magic: string): string | null;
   /** Whether a pending order is open: placed after the last snapshot, or listed in it. */
   isOrderOpen(ticket: string): boolean;
+  /** The intent sent for a clientId (null when only its result is known, e.g. from the EA's journal). */
+  intentOf(clientId: string): Mt5IntentRequest | null;
+  /** Deals of our magics: this process's and, with a store, earlier ones (brokerTimeMsc ≥ since). */
+  fetchDeals(sinceBrokerMs?: number): Promise<Mt5DealRecord[]>;
 }
+
+/** A deal without the message header. */
+export type Mt5DealRecord = Omit<Mt5Deal, 'v' | 'type' | 'mid' | 'ts'>;
 
 export class Mt5OfflineError extends Error {
   constructor(readonly status: Mt5LinkStatus) {
@@ -121,6 +128,8 @@ export interface Mt5LinkHooks {
   deal?(deal: Mt5Deal, clientId: string | null): Promise<void>;
   heartbeat?(hb: Mt5Heartbeat): Promise<void>;
   snapshot?(snapshot: Mt5Snapshot): Promise<void>;
+  /** Stored deals (brokerTimeMsc ≥ since), for fetchDeals after a restart. */
+  loadDeals?(sinceBrokerMs: number): Promise<Mt5DealRecord[]>;
   /** An intent's result arrived (exec, or an ack with a result). */
   result?(clientId: string, result: Mt5Result): Promise<void>;
 }
@@ -391,6 +400,24 @@ export class Mt5Link implements Mt5BridgeSession {
 
   clientIdOf(magic: string): string | null {
     return this.magics.get(magic) ?? null;
+  }
+
+  intentOf(clientId: string): Mt5IntentRequest | null {
+    const i = this.intents.get(clientId)?.intent;
+    if (!i) return null;
+    const { v: _v, type: _t, ts: _ts, magic: _m, ...req } = i;
+    return req;
+  }
+
+  async fetchDeals(sinceBrokerMs = 0): Promise<Mt5DealRecord[]> {
+    const byId = new Map<string, Mt5DealRecord>();
+    for (const d of (await this.opts.hooks?.loadDeals?.(sinceBrokerMs)) ?? []) byId.set(d.deal, d);
+    for (const d of this.deals.values()) {
+      if (d.brokerTimeMsc < sinceBrokerMs) continue;
+      const { v: _v, type: _t, mid: _m, ts: _ts, ...rec } = d;
+      byId.set(d.deal, rec);
+    }
+    return [...byId.values()].filter((d) => isOurMagic(d.magic)).sort((a, b) => a.brokerTimeMsc - b.brokerTimeMsc);
   }
 
   isOrderOpen(ticket: string): boolean {

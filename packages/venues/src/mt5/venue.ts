@@ -19,7 +19,7 @@ import {
   type Mt5Symbol,
 } from '@lq/contracts';
 import { createHash } from 'node:crypto';
-import type { PlaceOrderRequest, Venue, VenueBalance, VenueMarket, VenueOrder, VenueOrderStatus, VenuePosition } from '../ccxt';
+import type { PlaceOrderRequest, Venue, VenueBalance, VenueFill, VenueMarket, VenueOrder, VenueOrderStatus, VenuePosition } from '../ccxt';
 import {
   VenueFaultError,
   VenueRejectedError,
@@ -286,9 +286,15 @@ export class Mt5Venue implements Venue {
     const m = await this.market(symbol);
     const r = this.o.session.lookup(clientOrderId);
     if (!r || r.outcome === 'unknown' || r.outcome === 'not_found') return null;
-    const amount = num(r.volume) ?? 0;
+    const sent = this.o.session.intentOf(clientOrderId);
     const snapOrder = this.o.session.snapshot()?.orders.find((o) => o.ticket === r.order);
-    const req = { side: snapOrder?.side ?? 'buy', type: r.outcome === 'placed' ? 'limit' : 'market', amount: snapOrder ? Number(snapOrder.volumeInitial) : amount } as const;
+    const req = {
+      side: sent?.side ?? snapOrder?.side ?? 'buy',
+      type: (sent ? sent.orderType !== 'market' : r.outcome === 'placed') ? ('limit' as const) : ('market' as const),
+      amount: Number(sent?.volume ?? snapOrder?.volumeInitial ?? r.volume ?? 0),
+      price: sent?.price ? Number(sent.price) : undefined,
+      reduceOnly: sent ? sent.positionTicket !== null && sent.positionTicket !== undefined : false,
+    };
     return this.orderFrom(clientOrderId, m, req, r, false);
   }
 
@@ -314,6 +320,35 @@ export class Mt5Venue implements Venue {
     if (!before) return null;
     const removed = res.outcome === 'filled' || res.outcome === 'placed';
     return removed && before.status === 'open' ? { ...before, status: 'canceled' } : before;
+  }
+
+  /** Broker time − UTC, from the last heartbeat (rounded to 15 min), in ms. */
+  private brokerOffsetMs(): number {
+    const hb = this.o.session.heartbeat();
+    if (!hb) return 0;
+    return Math.round((hb.brokerTime - hb.gmtTime) / 900) * 900_000;
+  }
+
+  /** Our deals on a symbol since a UTC time, oldest first (fees: commission + fee as a positive cost). */
+  async fetchFills(symbol: string, since?: number): Promise<VenueFill[]> {
+    const m = await this.market(symbol);
+    const offset = this.brokerOffsetMs();
+    const deals = await this.o.session.fetchDeals(since === undefined ? 0 : since + offset);
+    return deals
+      .filter((d) => d.symbol === m.brokerSymbol)
+      .map((d) => ({
+        id: d.deal,
+        orderId: d.order,
+        clientOrderId: this.o.session.clientIdOf(d.magic),
+        symbol: m.symbol,
+        side: d.side,
+        price: Number(d.price),
+        amount: Number(d.volume),
+        fee: Math.max(0, -(Number(d.commission) + Number(d.fee))),
+        feeCurrency: this.o.session.terminal()?.currency ?? null,
+        maker: false,
+        timestamp: d.brokerTimeMsc - offset,
+      }));
   }
 
   async fetchOpenOrders(symbol: string): Promise<VenueOrder[]> {
