@@ -73,6 +73,17 @@ export const configSchema = z.object({
   /** Origins of the live venues' REST APIs (the fake exchange on 127.0.0.1 in tests and demos); unset: the real exchanges. */
   EXCHANGE_BINANCE_URL: optionalUrl(/^https?:$/),
   EXCHANGE_OKX_URL: optionalUrl(/^https?:$/),
+  /** Robot runner: row lease length, heartbeat, candle poll interval, robots per process. */
+  RUNNER_LEASE_MS: positiveInt(15_000),
+  RUNNER_HEARTBEAT_MS: positiveInt(5_000),
+  RUNNER_POLL_MS: positiveInt(2_000),
+  RUNNER_MAX_ROBOTS: positiveInt(2_000),
+  /** How long after an order was journalled a venue that does not know it proves it was never received (recvWindow + margin). */
+  RUNNER_RESOLVE_WINDOW_MS: positiveInt(15_000),
+  /** Timeout of one venue request of the runner. */
+  RUNNER_VENUE_TIMEOUT_MS: positiveInt(10_000),
+  /** ccxt's request spacing (rate limit) on the runner's venue calls; false only against a local fake exchange. */
+  RUNNER_CCXT_THROTTLE: bool(true),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };

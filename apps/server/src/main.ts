@@ -1,6 +1,7 @@
 import { DataDirBusyError } from '@lq/db';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, runsApi, runsRunner } from './config';
+import { startRunner } from './runner';
 
 // Boot: config parsed once, database opened and migrated, then the roles this process plays.
 async function main() {
@@ -15,7 +16,7 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  if (runsRunner(config.ROLE)) app.log.info('runner role: no robots to drive yet');
+  const runner = runsRunner(config.ROLE) ? startRunner(app.database, config, app.log) : null;
   if (runsApi(config.ROLE)) {
     await app.listen({ port: config.PORT, host: config.HOST });
   }
@@ -36,6 +37,7 @@ async function main() {
     app.log.info({ signal }, 'stopping');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    await runner?.stop();
     await app.close();
     process.exit(0);
   };

@@ -396,9 +396,14 @@ export class VenueBroker implements Broker {
 
   /** Queries every open or unknown intent and books new fills. */
   async sync(): Promise<void> {
-    for (const r of this.records.values()) {
-      if (r.state !== 'open' && r.state !== 'unknown') continue;
-      const order = await this.o.venue.fetchOrder(r.request.symbol, r.clientOrderId);
+    const watched = [...this.records.values()].filter((r) => r.state === 'open' || r.state === 'unknown');
+    // Runner mode: one open-orders call answers for every order still resting; the others are queried.
+    const resting = new Map<string, VenueOrder>();
+    if (this.o.deferFills && watched.filter((r) => r.state === 'open').length > 1) {
+      for (const o of await this.o.venue.fetchOpenOrders(this.o.market.symbol)) resting.set(o.clientOrderId, o);
+    }
+    for (const r of watched) {
+      const order = (r.state === 'open' ? resting.get(r.clientOrderId) : undefined) ?? (await this.o.venue.fetchOrder(r.request.symbol, r.clientOrderId));
       if (order) await this.apply(r, order);
     }
     if (!this.o.deferFills) return;

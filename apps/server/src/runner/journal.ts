@@ -1,0 +1,121 @@
+// The robot's intent journal and fill book in the database (robot_intents, robot_fills). Every write
+// is fenced by the lease: it only happens while this runner holds the robot's lease, so a runner
+// that lost its lease (paused by GC, partitioned) cannot journal, and therefore cannot send.
+import type { DatabaseHandle, SqlParam } from '@lq/db';
+import type { Fill } from '@lq/engine';
+import type { IntentJournal, IntentRecord, IntentState, KnownIntent, StoredFill } from '@lq/venues';
+
+export class LeaseLostError extends Error {
+  constructor(readonly robotId: number) {
+    super(`robot ${robotId}: lease lost`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** A fill row as the replay needs it, with the step (candle open time) it was booked at. */
+export interface StoredFillRow extends StoredFill {
+  readonly at: number;
+}
+
+const LEASED = `exists (select 1 from robots where id = $1 and lease_owner = $2 and lease_until > now())`;
+
+export class DbIntentJournal implements IntentJournal {
+  constructor(
+    private readonly database: DatabaseHandle,
+    readonly robotId: number,
+    private readonly owner: string,
+  ) {}
+
+  async save(r: IntentRecord): Promise<void> {
+    const rows = await this.database.exec(
+      `insert into robot_intents (robot_id, client_order_id, tag, ticket, action, position_side, request, intent, state, filled, average, venue_order_id, error)
+         select $1, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $12, $13, $14 where ${LEASED}
+       on conflict (robot_id, client_order_id) do update
+         set state = excluded.state, filled = excluded.filled, average = excluded.average,
+             venue_order_id = coalesce(excluded.venue_order_id, robot_intents.venue_order_id),
+             error = coalesce(excluded.error, robot_intents.error), updated_at = now()
+       returning id`,
+      [
+        this.robotId,
+        this.owner,
+        r.clientOrderId,
+        r.tag,
+        r.ticket,
+        r.action,
+        r.positionSide,
+        JSON.stringify(r.request),
+        JSON.stringify(r.intent),
+        r.state,
+        String(r.venueFilled),
+        r.venueAverage === null ? null : String(r.venueAverage),
+        r.venueOrderId,
+        r.error,
+      ],
+    );
+    if (rows.length === 0) throw new LeaseLostError(this.robotId);
+  }
+
+  async saveFill(r: IntentRecord, fill: Fill, key: string): Promise<void> {
+    await insertFills(this.database, this.robotId, [{ clientOrderId: r.clientOrderId, key, fill }], this.owner);
+  }
+
+  /** The journal at restart. */
+  async known(): Promise<KnownIntent[]> {
+    const rows = await this.database.exec<{ client_order_id: string; state: string; filled: string; average: string | null; venue_order_id: string | null; updated_at: string | Date }>(
+      `select client_order_id, state, filled, average, venue_order_id, updated_at from robot_intents where robot_id = $1`,
+      [this.robotId],
+    );
+    return rows.map((x) => ({
+      clientOrderId: x.client_order_id,
+      state: x.state as IntentState,
+      filled: Number(x.filled),
+      average: x.average === null ? null : Number(x.average),
+      venueOrderId: x.venue_order_id,
+      updatedAt: new Date(x.updated_at).getTime(),
+    }));
+  }
+}
+
+/** Every fill of a robot in booking order (the replay feeds them back at their step). */
+export async function loadFills(database: DatabaseHandle, robotId: number): Promise<StoredFillRow[]> {
+  const rows = await database.exec<{ client_order_id: string; qty: string; price: string; fee: string; filled_at: string | Date }>(
+    `select client_order_id, qty, price, fee, filled_at from robot_fills where robot_id = $1 order by id`,
+    [robotId],
+  );
+  return rows.map((x) => ({
+    clientOrderId: x.client_order_id,
+    qty: Number(x.qty),
+    price: Number(x.price),
+    fee: Number(x.fee),
+    at: new Date(x.filled_at).getTime(),
+  }));
+}
+
+/** Inserts fills (idempotent on the fill key), fenced by the lease when `owner` is given. */
+export async function insertFills(
+  database: DatabaseHandle,
+  robotId: number,
+  fills: { clientOrderId: string; key: string; fill: Fill }[],
+  owner: string,
+): Promise<void> {
+  if (fills.length === 0) return;
+  const params: unknown[] = [robotId, owner];
+  const values: string[] = [];
+  for (const f of fills) {
+    const b = params.length;
+    params.push(f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString());
+    values.push(`($1::bigint, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::numeric, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}, $${b + 10}::timestamptz)`);
+  }
+  const rows = await database.exec(
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
+       select v.* from (values ${values.join(', ')}) as v where ${LEASED}
+     on conflict (robot_id, fill_key) do nothing
+     returning id`,
+    params as SqlParam[],
+  );
+  // Nothing inserted: either every key existed already (a replayed step) or the lease is gone.
+  if (rows.length === 0) {
+    const [ok] = await database.exec(`select 1 as ok where ${LEASED}`, [robotId, owner]);
+    if (!ok) throw new LeaseLostError(robotId);
+  }
+}
