@@ -48,7 +48,7 @@ describe('SecretBox key files', () => {
     const box = SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: String(rsa).replace(/\n/g, '\\n') });
     expect(box.decryptTransport(encryptFor(box, 'x'))).toBe('x');
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
-    expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: ec })).toThrow(/not an RSA private key/);
+    expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: String(ec) })).toThrow(/not an RSA private key/);
     expect(() => SecretBox.fromConfig({ dataDir: tempDir(), SECRETS_TRANSPORT_KEY: 'garbage' })).toThrow(SecretKeyFileError);
   });
 
