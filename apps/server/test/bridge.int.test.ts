@@ -210,7 +210,7 @@ describe('MT5 bridge: intents', () => {
 });
 
 describe('MT5 bridge: staleness (injected clock)', () => {
-  it('stale after 15 s (no intents), offline after 60 s (running robots paused once, with an event), online again on the next frame', async () => {
+  it('stale after 15 s (no intents), offline after 60 s (running robots paused once, with an event), continued when back within 10 min', async () => {
     const acc = await mt5Account();
     const other = await mt5Account();
     const robot = (accountId: number, status: string) => ({
@@ -253,9 +253,22 @@ describe('MT5 bridge: staleness (injected clock)', () => {
       expect(byId.get(rows[2].id)?.status).toBe('running');
       const events = await t.database.db.select().from(robotEvents).where(eq(robotEvents.robotId, rows[0].id));
       expect(events).toEqual([expect.objectContaining({ kind: 'paused', message: 'mt5Offline' })]);
-      // the EA speaks again: online
+      // the EA speaks again within 10 minutes: online, its robots continued (only those it paused)
       ea.heartbeat();
       await until(() => session.status() === 'online');
+      await t.app.bridge.sweep();
+      const back = new Map((await t.database.db.select().from(robots)).map((r) => [r.id, r]));
+      expect(back.get(rows[0].id)).toMatchObject({ status: 'running', pauseReason: null });
+      expect(back.get(rows[1].id)?.status).toBe('stopped');
+      expect((await t.database.db.select().from(robotEvents).where(eq(robotEvents.robotId, rows[0].id))).map((e) => e.kind)).toEqual(['paused', 'continued']);
+      // away for 11 minutes: paused again and left paused for the user
+      offset = 61_000 + 11 * 60_000;
+      expect(await t.app.bridge.sweep()).toContain(acc.id);
+      ea.heartbeat();
+      await until(() => session.status() === 'online');
+      await t.app.bridge.sweep();
+      const [again] = await t.database.db.select().from(robots).where(eq(robots.id, rows[0].id));
+      expect(again).toMatchObject({ status: 'paused', pauseReason: 'mt5Offline' });
     } finally {
       t.app.bridge.setClock(Date.now);
     }

@@ -7,7 +7,7 @@
 // (registered as the runner's venue factory for exchange 'mt5' by the bridge plugin).
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { BRIDGE_CLOSE, BRIDGE_OFFLINE_MS, type Mt5Deal, type Mt5Heartbeat, type Mt5Hello } from '@lq/contracts';
+import { BRIDGE_CLOSE, type Mt5Deal, type Mt5Heartbeat, type Mt5Hello } from '@lq/contracts';
 import { and, eq, isNull, mt5Deals, robotEvents, robots, sql, tradingAccounts, type Database } from '@lq/db';
 import { Mt5CloseError, Mt5Link, type Mt5DealRecord, type Mt5LinkStatus } from '@lq/venues';
 
@@ -24,7 +24,12 @@ interface AccountState {
   link: Mt5Link;
   /** The status the last sweep saw (pause once per offline episode). */
   lastStatus: Mt5LinkStatus;
+  /** When the account last went silent before an offline episode (null: none in progress). */
+  silentSince: number | null;
 }
+
+/** Robots paused by an offline bridge are continued when it is back within this time. */
+export const BRIDGE_AUTO_RESUME_MS = 10 * 60_000;
 
 export class BridgeHub {
   private readonly accounts = new Map<number, AccountState>();
@@ -71,7 +76,7 @@ export class BridgeHub {
           loadDeals: (since) => this.storedDeals(accountId, since),
         },
       });
-      s = { link, lastStatus: 'offline' };
+      s = { link, lastStatus: 'offline', silentSince: null };
       this.accounts.set(accountId, s);
     }
     return s;
@@ -162,7 +167,9 @@ export class BridgeHub {
   /**
    * Staleness sweep (every second in the server; tests call it after moving the clock): an account
    * that turns offline (> 60 s silent) gets its running robots paused with reason `mt5Offline` and
-   * an event on each robot. Returns the accounts paused now.
+   * an event on each robot; when its EA is back (online again) within 10 minutes, those robots are
+   * continued (the runner reconciles them with the venue as after any continue), else they stay
+   * paused for the user. Returns the accounts paused now.
    */
   async sweep(): Promise<number[]> {
     const paused: number[] = [];
@@ -171,9 +178,14 @@ export class BridgeHub {
       const was = s.lastStatus;
       s.lastStatus = status;
       if (status === was) continue;
-      if (status === 'offline' && s.link.lastSeenAt > 0) {
+      if (status === 'offline' && s.link.lastSeenAt > 0 && s.silentSince === null) {
+        s.silentSince = s.link.lastSeenAt;
         await this.pauseRobots(accountId);
         paused.push(accountId);
+      } else if (status === 'online' && s.silentSince !== null) {
+        const away = this.nowFn() - s.silentSince;
+        s.silentSince = null;
+        if (away < BRIDGE_AUTO_RESUME_MS) await this.resumeRobots(accountId);
       }
       await this.o.db
         .update(tradingAccounts)
@@ -181,6 +193,20 @@ export class BridgeHub {
         .where(eq(tradingAccounts.id, accountId));
     }
     return paused;
+  }
+
+  private async resumeRobots(accountId: number): Promise<void> {
+    await this.o.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(robots)
+        .set({ status: 'running', pauseReason: null, updatedAt: new Date() })
+        .where(and(eq(robots.accountId, accountId), eq(robots.status, 'paused'), eq(robots.pauseReason, 'mt5Offline')))
+        .returning({ id: robots.id });
+      if (rows.length > 0) {
+        await tx.insert(robotEvents).values(rows.map((r) => ({ robotId: r.id, kind: 'continued', message: 'robot.continued', detail: { by: 'mt5Bridge' } })));
+      }
+      this.o.log?.info({ accountId, robots: rows.length }, 'mt5 bridge back: robots continued');
+    });
   }
 
   private async pauseRobots(accountId: number): Promise<void> {
@@ -192,7 +218,7 @@ export class BridgeHub {
         .where(and(eq(robots.accountId, accountId), eq(robots.status, 'running')))
         .returning({ id: robots.id });
       if (rows.length > 0) {
-        await tx.insert(robotEvents).values(rows.map((r) => ({ robotId: r.id, kind: 'paused', message: 'mt5Offline', detail: { accountId, silentSeconds: silentS, offlineAfterMs: BRIDGE_OFFLINE_MS } })));
+        await tx.insert(robotEvents).values(rows.map((r) => ({ robotId: r.id, kind: 'paused', message: 'mt5Offline', detail: { silentSeconds: silentS } })));
       }
       this.o.log?.warn({ accountId, robots: rows.length }, 'mt5 bridge offline: robots paused');
     });
