@@ -164,6 +164,11 @@ describe('key files and the public key', () => {
     }
   });
 
+  it('lists the routes in the OpenAPI document', async () => {
+    const paths = Object.keys((await call('GET', '/docs/json')).json<{ paths: Record<string, unknown> }>().paths);
+    for (const p of ['public-key', 'overview', 'list', 'detail', 'bind', 'edit', 'unbind', 'check', 'rotate-token']) expect(paths).toContain(`/user/api/apikey/${p}`);
+  });
+
   it('needs a login for everything else', async () => {
     expect((await call('GET', '/user/api/apikey/list')).statusCode).toBe(401);
     expect((await call('POST', '/user/api/apikey/bind', { body: { exchange: 'mt5', accountName: 'FX' } })).statusCode).toBe(401);
@@ -254,6 +259,20 @@ describe('binding a crypto account', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(itemOf(res).account.warnings).toEqual(['positionMode']);
     expect(itemOf(res).account.keyCheck).toMatchObject({ oneWay: false, crossMargin: false });
+  });
+
+  it('OKX: long/short position mode warns, an account level that cannot trade swaps is refused', async () => {
+    const bindOkx = async () =>
+      call('POST', '/user/api/apikey/bind', {
+        token: alice.token,
+        body: { exchange: 'okx', accountName: 'OKX', apiKey: OKX_KEY, secretKey: await seal(CANARY_SECRET), passphrase: await seal(CANARY_PASS), leverage: 5 },
+      });
+    okx.seed({ account: { acctLv: '1' } });
+    expect((await bindOkx()).json<Err>().code).toBe('A0332');
+    okx.seed({ account: { acctLv: '2', posMode: 'long_short_mode', ip: '10.0.0.1' } });
+    const res = await bindOkx();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(itemOf(res).account.warnings).toEqual(['positionMode']);
   });
 
   it('refuses the same key twice', async () => {
