@@ -26,9 +26,9 @@ export interface AccountCredentials {
 }
 
 /**
- * The decrypted credentials of account `accountId` (an unbound account included: the runner may
- * need them to close what is left). Throws AppError NOT_FOUND for an unknown id and
- * SECRET_UNREADABLE when the ciphertext does not open (other master key, tampering).
+ * The decrypted credentials of account `accountId`. Throws AppError NOT_FOUND for an unknown id
+ * and SECRET_UNREADABLE when the ciphertext does not open (other master key, tampering) or was
+ * erased (an unbound account: unbinding is refused while robots are running, paused or stopping).
  */
 export async function readCredentials(
   db: Database,
