@@ -1,6 +1,8 @@
-// Robot screens without a bound account, on a phone and on a desktop: the robot list's empty
+// Robot screens on a phone and on a desktop. Without a bound account: the robot list's empty
 // state and seats, the history tab, the market page, the robot form (type 1) asking for a trading
 // account first, and both calculators (at 360 px on the phone project) with the figures checked.
+// With MT5 accounts (bound through the API): a paper robot created through the form, its detail,
+// pause / continue, stop with its confirmation, the history; a second account finds no free seat.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
 
@@ -117,4 +119,77 @@ test('robot list, history, market, robot form and calculators', async ({ page, r
   await expect(page.getByTestId('result-liquidation')).toContainText('65,671.');
   await expectNoHorizontalScroll(page);
   await shot(page, info, '05-risk-calc');
+});
+
+async function bindMt5(page: Page, request: APIRequestContext, name: string): Promise<number> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
+  const res = (await (
+    await request.post('/user/api/apikey/bind', { data: { exchange: 'mt5', accountName: name }, headers: { Authorization: `Bearer ${token!}` } })
+  ).json()) as Envelope<{ account: { id: number } }>;
+  expect(res.code, res.msg).toBe('00000');
+  return res.data.account.id;
+}
+
+async function createPaperRobot(page: Page, accountId: number): Promise<string> {
+  await page.goto('/#/pages/createOrder/forex_grid?type=1&strategy=grid&symbol=EURUSD');
+  await expect(page.getByTestId('robot-fields')).toBeVisible();
+  await page.getByTestId('field-accountId').selectOption(String(accountId));
+  await page.getByTestId('mode-paper').click();
+  const symbol = page.getByTestId('field-symbol');
+  if ((await symbol.evaluate((el) => el.tagName)) === 'INPUT') await symbol.fill('EURUSD');
+  const answer = page.waitForResponse((r) => r.url().includes('/order/api/robot/create'));
+  await page.getByTestId('create-submit').click();
+  const body = (await (await answer).json()) as Envelope<unknown>;
+  return body.code;
+}
+
+test('a paper robot on MT5: create from the form, pause, continue, stop; no free seat for a second account', async ({ page, request }, info) => {
+  const mail = `robots2.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  await login(page, mail);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.reload();
+  const first = await bindMt5(page, request, 'MT5 main');
+
+  expect(await createPaperRobot(page, first)).toBe('00000');
+  await expect(page).toHaveURL(/orderDetail\?id=\d+/);
+  const detail = page.getByTestId('robot-detail');
+  await expect(detail).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('robot-params')).toBeVisible();
+  await expect(page.getByTestId('robot-events')).toContainText('Started');
+  await shot(page, info, '06-detail-running');
+
+  await page.getByTestId('robot-pause').click();
+  await expect(detail).toHaveAttribute('data-status', 'paused');
+  await expect(page.getByTestId('robot-pause-reason')).toContainText('Done by you');
+  await page.getByTestId('robot-continue').click();
+  await expect(detail).toHaveAttribute('data-status', 'running');
+
+  // The list shows it live, with its account.
+  await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
+  const row = page.getByTestId('robot-row').filter({ visible: true }).first();
+  await expect(row).toHaveAttribute('data-status', 'running');
+  await expect(row).toContainText('MT5 main');
+  await expect(page.getByTestId('robot-seats')).toContainText('1 / 1');
+  await shot(page, info, '07-list-running');
+
+  // A second account needs a seat of its own: the form offers to open one.
+  const second = await bindMt5(page, request, 'MT5 second');
+  expect(await createPaperRobot(page, second)).toBe('A0312');
+  await expect(page.getByTestId('no-seat-sheet')).toBeVisible();
+  await expect(page.getByTestId('open-seat')).toBeVisible();
+  await shot(page, info, '08-no-free-seat');
+  await page.getByTestId('sheet-close').click();
+
+  // Stop asks first (it closes positions), then the robot leaves the running list.
+  await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
+  await page.getByTestId('robot-stop').filter({ visible: true }).first().click();
+  await expect(page.getByTestId('confirm-sheet')).toBeVisible();
+  await shot(page, info, '09-confirm-stop');
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('robot-row').filter({ visible: true }).first()).toHaveAttribute('data-status', /stopping|stopped/);
+  await page.getByTestId('robot-open').filter({ visible: true }).first().click();
+  await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', /stopping|stopped/, { timeout: 30_000 });
+  await shot(page, info, '10-detail-stopping');
 });

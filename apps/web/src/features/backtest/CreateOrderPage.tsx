@@ -104,8 +104,8 @@ function useRobotAccounts(market: Market, enabled: boolean) {
   return useQuery({
     queryKey: ['robot-form-accounts', market],
     enabled,
+    // Fetched on every visit: an account bound a moment ago must be offered.
     queryFn: () => api.get<AccountList>(ROBOT_PATHS.accounts, { query: { market }, silent: true }),
-    staleTime: 30_000,
   });
 }
 

@@ -250,7 +250,8 @@ function detailParts(detail: unknown): { message?: string; code?: string; reason
   if (typeof venueCode === 'string' || typeof venueCode === 'number') out.code = String(venueCode);
   if (typeof reason === 'string' && reason) out.reason = reason;
   if (by === 'user') out.byUser = true;
-  const extra = Object.keys(rest).length ? JSON.stringify(rest) : '';
+  const shown = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+  const extra = Object.keys(shown).length ? JSON.stringify(shown) : '';
   if (extra) out.rest = extra.length > 400 ? `${extra.slice(0, 400)}…` : extra;
   return out;
 }
