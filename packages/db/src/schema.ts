@@ -346,6 +346,10 @@ export const tradingAccounts = pgTable(
   (t) => [
     index('trading_accounts_user_idx').on(t.userId, t.market),
     uniqueIndex('trading_accounts_bridge_token_key').on(t.bridgeTokenHash),
+    // One binding per API key and user (bound rows only): the service checks first, this enforces.
+    uniqueIndex('trading_accounts_user_key_hash_key')
+      .on(t.userId, t.apiKeyHash)
+      .where(sql`${t.unboundAt} is null`),
   ],
 );
 

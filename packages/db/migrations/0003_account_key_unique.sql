@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "trading_accounts_user_key_hash_key" ON "trading_accounts" USING btree ("user_id","api_key_hash") WHERE "trading_accounts"."unbound_at" is null;
