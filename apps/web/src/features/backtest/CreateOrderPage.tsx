@@ -30,6 +30,7 @@ export const dataSourceOfMarket = (market: Market, currentType: string) => (mark
 
 export default function CreateOrderPage({ page }: { page: PageName }) {
   const { t } = useTranslation();
+  const { t: tr } = useTranslation('robot');
   const [search, setSearch] = useSearchParams();
   const current = useAppStore((s) => s.currentDataSource);
   const market: Market = marketOfPage(page) ?? (current.type === 'mt5' ? 'forex' : 'crypto');
@@ -44,6 +45,27 @@ export default function CreateOrderPage({ page }: { page: PageName }) {
   return (
     <div className="bt-page" data-testid="create-order" data-strategy={strategy} data-market={market} data-type={type}>
       <p className="bt-lead">{t(`strategyInfo.${strategy}`)}</p>
+      {/* Backtest or robot with the same parameters (a recommendation's "edit" opens type 0). */}
+      <div className="bt-segment" role="radiogroup" aria-label={tr('create.type')}>
+        {([CREATE_ORDER_TYPE.backtest, CREATE_ORDER_TYPE.robot] as const).map((ty) => (
+          <button
+            key={ty}
+            type="button"
+            role="radio"
+            aria-checked={ty === type}
+            className="bt-segment-item"
+            onClick={() => setSearch((prev) => {
+              const next = new URLSearchParams(prev);
+              if (ty === CREATE_ORDER_TYPE.robot) next.set('type', String(ty));
+              else next.delete('type');
+              return next;
+            }, { replace: true })}
+            data-testid={ty === CREATE_ORDER_TYPE.robot ? 'type-robot' : 'type-backtest'}
+          >
+            {tr(ty === CREATE_ORDER_TYPE.robot ? 'create.typeRobot' : 'create.typeBacktest')}
+          </button>
+        ))}
+      </div>
       {offered.length > 1 ? (
         <div className="bt-segment" role="radiogroup" aria-label={t('field.variant')}>
           {offered.map((s) => (
