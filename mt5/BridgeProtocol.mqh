@@ -16,6 +16,7 @@
 #define LQ_MAGIC_BASE 7700000000000000
 #define LQ_MAGIC_SPAN 1099511627776
 #define LQ_CLIENT_ID_MAX 32
+#define LQ_MAX_BARS 500
 
 // WebSocket close codes sent by the server
 #define LQ_CLOSE_PROTOCOL 4400
@@ -32,12 +33,14 @@
 #define LQ_MSG_DEAL "deal"
 #define LQ_MSG_SNAPSHOT "snapshot"
 #define LQ_MSG_HB "hb"
+#define LQ_MSG_BARS "bars"
 #define LQ_MSG_WELCOME "welcome"
 #define LQ_MSG_INTENT "intent"
 #define LQ_MSG_HB_ACK "hb_ack"
 #define LQ_MSG_HALT "halt"
 #define LQ_MSG_RESUME "resume"
 #define LQ_MSG_ERROR "error"
+#define LQ_MSG_BARS_REQ "bars_req"
 
 // intent actions
 #define LQ_ACTION_DEAL "deal"

@@ -862,6 +862,7 @@ void OnMessage(const string text)
    else if(type == LQ_MSG_INTENT) Enqueue(text, (int)m.Int("seq"));
    else if(type == LQ_MSG_HALT) SetHalted(true, m.Str("reason"));
    else if(type == LQ_MSG_RESUME) SetHalted(false, "");
+   else if(type == LQ_MSG_BARS_REQ) OnBarsRequest(m);
    else if(type == LQ_MSG_ERROR) Print("LightningBridge: server error ", m.Str("code"), ": ", m.Str("message"));
    // hb_ack: nothing to do (g_lastRxMs is already updated)
   }
@@ -881,6 +882,43 @@ void OnWelcome(CJson &m)
    SendSnapshot();
    SendHeartbeat();
    Print("LightningBridge: session ", m.Str("sessionId"), " ready");
+  }
+
+/** Broker time minus UTC, rounded to 15 minutes (broker time is not UTC; TimeGMT is the PC clock). */
+long BrokerOffsetSeconds()
+  {
+   long raw = (long)TimeTradeServer() - (long)TimeGMT();
+   return (long)MathRound(raw / 900.0) * 900;
+  }
+
+/** Closed M1 bars of a symbol since a UTC time: the robots' candles (CopyRates, times back to UTC). */
+void OnBarsRequest(CJson &m)
+  {
+   string sym = m.Str("symbol");
+   string reqId = m.Str("reqId");
+   int count = (int)MathMin(m.Int("count", LQ_MAX_BARS), LQ_MAX_BARS);
+   long offset = BrokerOffsetSeconds();
+   string err = "";
+   string arr = "[";
+   if(!SymbolAllowed(sym) || !SymbolSelect(sym, true)) err = "symbol not available";
+   else
+     {
+      MqlRates rates[];
+      datetime from = (datetime)(m.Int("fromMs") / 1000 + offset);
+      int n = CopyRates(sym, PERIOD_M1, from, TimeTradeServer(), rates);
+      if(n < 0) err = "history not loaded yet";
+      datetime forming = iTime(sym, PERIOD_M1, 0);
+      int digits = (int)SymbolInfoInteger(sym, SYMBOL_DIGITS);
+      int added = 0;
+      for(int i = 0; i < n && added < count; i++)
+        {
+         if(rates[i].time >= forming) break; // the bar still forming is never sent
+         arr += (added++ > 0 ? "," : "") + "[" + IntegerToString(((long)rates[i].time - offset) * 1000) + ",\"" +
+                D(rates[i].open, digits) + "\",\"" + D(rates[i].high, digits) + "\",\"" + D(rates[i].low, digits) + "\",\"" +
+                D(rates[i].close, digits) + "\",\"" + IntegerToString(rates[i].tick_volume) + "\"]";
+        }
+     }
+   SendText(Head(LQ_MSG_BARS) + "," + JS("reqId", reqId) + "," + JS("symbol", sym) + "," + JR("bars", arr + "]") + "," + JSN("error", err) + "}");
   }
 
 void SetHalted(const bool on, const string reason)

@@ -209,6 +209,26 @@ describe('MT5 bridge: intents', () => {
   });
 });
 
+describe('MT5 bridge: candles from the terminal', () => {
+  it('serves closed 1m bars of a symbol (UTC, minute-aligned, real EURUSD prices) to the runner', async () => {
+    const acc = await mt5Account();
+    const broker = new FakeMt5Broker({ suffix: '.m', historyMs: 60 * 60_000 });
+    await online(acc.id, fakeEa(acc.token, { broker }));
+    const source = t.app.bridge.candleSource('EURUSD');
+    const bars = await source.fetchClosed(Date.now() - 30 * 60_000);
+    expect(bars.length).toBeGreaterThan(20);
+    for (const b of bars) {
+      expect(b.time % 60_000).toBe(0);
+      expect(b.time).toBeLessThan(Date.now());
+      expect(b.high).toBeGreaterThanOrEqual(Math.max(b.open, b.close));
+      expect(b.close).toBeGreaterThan(1.2);
+      expect(b.close).toBeLessThan(1.3);
+    }
+    expect(bars.map((b) => b.time)).toEqual([...bars.map((b) => b.time)].sort((a, b) => a - b));
+    await expect(t.app.bridge.candleSource('NOPEUSD').fetchClosed(undefined)).rejects.toThrow();
+  });
+});
+
 describe('MT5 bridge: staleness (injected clock)', () => {
   it('stale after 15 s (no intents), offline after 60 s (running robots paused once, with an event), continued when back within 10 min', async () => {
     const acc = await mt5Account();

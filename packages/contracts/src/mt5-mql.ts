@@ -9,6 +9,7 @@ import {
   BRIDGE_JOURNAL_TAIL,
   BRIDGE_MAGIC_BASE,
   BRIDGE_MAGIC_SPAN,
+  BRIDGE_MAX_BARS,
   BRIDGE_MAX_PAYLOAD,
   BRIDGE_PATH,
   BRIDGE_PROTOCOL_VERSION,
@@ -46,6 +47,7 @@ export function renderBridgeProtocolMqh(): string {
   line(`#define LQ_MAGIC_BASE ${BRIDGE_MAGIC_BASE}`);
   line(`#define LQ_MAGIC_SPAN ${BRIDGE_MAGIC_SPAN}`);
   line(`#define LQ_CLIENT_ID_MAX ${BRIDGE_CLIENT_ID_MAX}`);
+  line(`#define LQ_MAX_BARS ${BRIDGE_MAX_BARS}`);
   line();
   line('// WebSocket close codes sent by the server');
   for (const [k, v] of Object.entries(BRIDGE_CLOSE)) line(`#define LQ_CLOSE_${upper(k)} ${v}`);

@@ -21,6 +21,8 @@ export const BRIDGE_RECONNECT_SILENCE_MS = 20_000;
 export const BRIDGE_HELLO_TIMEOUT_MS = 10_000;
 /** Journal entries the EA sends in hello (the newest ones). */
 export const BRIDGE_JOURNAL_TAIL = 200;
+/** Most 1m bars one `bars` answer carries. */
+export const BRIDGE_MAX_BARS = 500;
 /** Deals are resent from this long before the welcome's dealCursor. */
 export const BRIDGE_DEAL_OVERLAP_MS = 10 * 60_000;
 /** Our magic numbers: MAGIC_BASE + 40 bits of SHA-256(clientId); the EA touches only this range. */
@@ -324,6 +326,27 @@ export const mt5IntentSchema = header('intent').extend({
   expiry: z.number().int().nullable(),
 });
 
+/** Closed 1m bars of a broker symbol (the forex robots' candles come from the user's terminal). */
+export const mt5BarsRequestSchema = header('bars_req').extend({
+  reqId: text(64),
+  symbol: text(32),
+  /** UTC ms: bars opened at or after this time. */
+  fromMs: z.number().int().min(0),
+  count: z.number().int().min(1).max(BRIDGE_MAX_BARS),
+});
+
+/** One bar: [open time UTC ms, open, high, low, close, tick volume]. */
+export const mt5BarSchema = z.tuple([z.number().int(), decimalString, decimalString, decimalString, decimalString, decimalString]);
+export type Mt5Bar = z.infer<typeof mt5BarSchema>;
+
+export const mt5BarsSchema = header('bars').extend({
+  reqId: text(64),
+  symbol: text(32),
+  /** Closed bars only, oldest first. */
+  bars: z.array(mt5BarSchema).max(BRIDGE_MAX_BARS),
+  error: text(128).nullable(),
+});
+
 export const mt5HeartbeatAckSchema = header('hb_ack').extend({ serverUtc: z.number().int() });
 export const mt5HaltSchema = header('halt').extend({ reason: text(128) });
 export const mt5ResumeSchema = header('resume');
@@ -336,6 +359,7 @@ export const mt5EaMessageSchema = z.discriminatedUnion('type', [
   mt5DealSchema,
   mt5SnapshotSchema,
   mt5HeartbeatSchema,
+  mt5BarsSchema,
 ]);
 export const mt5ServerMessageSchema = z.discriminatedUnion('type', [
   mt5WelcomeSchema,
@@ -344,6 +368,7 @@ export const mt5ServerMessageSchema = z.discriminatedUnion('type', [
   mt5HaltSchema,
   mt5ResumeSchema,
   mt5ErrorSchema,
+  mt5BarsRequestSchema,
 ]);
 
 export type Mt5Hello = z.infer<typeof mt5HelloSchema>;
@@ -354,12 +379,14 @@ export type Mt5Snapshot = z.infer<typeof mt5SnapshotSchema>;
 export type Mt5Heartbeat = z.infer<typeof mt5HeartbeatSchema>;
 export type Mt5Welcome = z.infer<typeof mt5WelcomeSchema>;
 export type Mt5Intent = z.infer<typeof mt5IntentSchema>;
+export type Mt5Bars = z.infer<typeof mt5BarsSchema>;
+export type Mt5BarsRequest = z.infer<typeof mt5BarsRequestSchema>;
 export type Mt5EaMessage = z.infer<typeof mt5EaMessageSchema>;
 export type Mt5ServerMessage = z.infer<typeof mt5ServerMessageSchema>;
 
 /** The EA → server message types and the server → EA ones (the .mqh names them). */
-export const MT5_EA_MESSAGE_TYPES = ['hello', 'ack', 'exec', 'deal', 'snapshot', 'hb'] as const;
-export const MT5_SERVER_MESSAGE_TYPES = ['welcome', 'intent', 'hb_ack', 'halt', 'resume', 'error'] as const;
+export const MT5_EA_MESSAGE_TYPES = ['hello', 'ack', 'exec', 'deal', 'snapshot', 'hb', 'bars'] as const;
+export const MT5_SERVER_MESSAGE_TYPES = ['welcome', 'intent', 'hb_ack', 'halt', 'resume', 'error', 'bars_req'] as const;
 
 /** Parses one text frame; null when it is not JSON or not a valid message of that direction. */
 export function parseEaMessage(raw: string): Mt5EaMessage | null {

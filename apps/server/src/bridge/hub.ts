@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BRIDGE_CLOSE, type Mt5Deal, type Mt5Heartbeat, type Mt5Hello } from '@lq/contracts';
 import { and, eq, isNull, mt5Deals, robotEvents, robots, sql, tradingAccounts, type Database } from '@lq/db';
 import { Mt5CloseError, Mt5Link, type Mt5DealRecord, type Mt5LinkStatus } from '@lq/venues';
+import { BridgeCandleSource } from './candles';
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -80,6 +81,16 @@ export class BridgeHub {
       this.accounts.set(accountId, s);
     }
     return s;
+  }
+
+  /** Sessions whose EA is online now (candle sources pick one of them). */
+  onlineSessions(): Mt5Link[] {
+    return [...this.accounts.values()].map((s) => s.link).filter((l) => l.status() === 'online');
+  }
+
+  /** The runner's candle source for a forex symbol: bars from an online terminal (see bridge/candles.ts). */
+  candleSource(symbol: string): BridgeCandleSource {
+    return new BridgeCandleSource(this, symbol);
   }
 
   /** Whether a new connection of this account must be refused: another one is live (not stale). */

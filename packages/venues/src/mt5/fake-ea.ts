@@ -91,6 +91,8 @@ export interface FakeMt5BrokerOptions {
   firstTicket?: number;
   /** UTC of the fake world's start (default: now, so deal times agree with the PC clock). */
   startUtcMs?: number;
+  /** Candle history before the world's start (the replay starts this far into each file; default 0). */
+  historyMs?: number;
 }
 
 export interface FakeMt5SendRequest {
@@ -148,6 +150,7 @@ export class FakeMt5Broker {
   private readonly fixed = new Map<string, number>();
   /** UTC of the fake world at elapsedMs = 0 (prices still replay each file from its first candle). */
   private readonly baseUtc: number;
+  private readonly historyMs: number;
 
   constructor(o: FakeMt5BrokerOptions = {}) {
     this.marginMode = o.marginMode ?? 'hedging';
@@ -155,7 +158,8 @@ export class FakeMt5Broker {
     this.balance = o.balance ?? 10_000;
     this.gmtOffsetMs = o.gmtOffsetMs ?? 2 * 3_600_000;
     this.ticket = o.firstTicket ?? 1000;
-    this.baseUtc = o.startUtcMs ?? Date.now();
+    this.baseUtc = Math.floor((o.startUtcMs ?? Date.now()) / 60_000) * 60_000;
+    this.historyMs = o.historyMs ?? 0;
     const defaults: Record<string, number> = { EURUSD: 1.085, GBPUSD: 1.27, USDJPY: 150.1, XAUUSD: 2000, ...o.prices };
     for (const [k, v] of Object.entries(defaults)) this.fixed.set(k, v);
     const dir = o.dataDir === undefined ? defaultFakeDataDir() : o.dataDir;
@@ -182,10 +186,37 @@ export class FakeMt5Broker {
     if (!s) throw new Error(`unknown symbol ${name}`);
     const r = this.replays.get(name);
     if (r) {
-      const i = Math.max(0, r.indexAt(r.startMs + this.elapsedMs));
+      const i = Math.max(0, r.indexAt(r.startMs + this.historyMs + this.elapsedMs));
       return r.candles.close[Math.min(i, r.candles.length - 1)];
     }
     return this.fixed.get(`${s.base}${s.quote}`) ?? 1;
+  }
+
+  /**
+   * Closed 1m bars (open time ≥ fromUtcMs, UTC of the fake world) from the symbol's file, or flat
+   * bars at the fixed price: what CopyRates gives the EA.
+   */
+  bars(name: string, fromUtcMs: number, count: number): [number, string, string, string, string, string][] {
+    const s = this.spec(name);
+    if (!s) return [];
+    const out: [number, string, string, string, string, string][] = [];
+    const nowMinute = Math.floor(this.utcMs / 60_000) * 60_000;
+    const first = Math.max(Math.ceil(fromUtcMs / 60_000) * 60_000, this.baseUtc - this.historyMs);
+    const r = this.replays.get(name);
+    const f = (x: number) => x.toFixed(s.digits);
+    for (let t = first; t < nowMinute && out.length < count; t += 60_000) {
+      if (r) {
+        const fileT = r.startMs + (t - this.baseUtc) + this.historyMs;
+        const i = r.indexAt(fileT);
+        if (i < 0 || r.candles.time[i] !== fileT) continue; // a gap in the file
+        const c = r.candles;
+        out.push([t, f(c.open[i]), f(c.high[i]), f(c.low[i]), f(c.close[i]), '0']);
+      } else {
+        const p = f(this.bid(name));
+        out.push([t, p, p, p, p, '0']);
+      }
+    }
+    return out;
   }
 
   ask(name: string): number {
@@ -673,6 +704,9 @@ export class FakeEa {
     if (m.type === 'intent') {
       this.queue.push(m);
       void this.work();
+    } else if (m.type === 'bars_req') {
+      const known = this.broker.spec(m.symbol);
+      this.send({ type: 'bars', reqId: m.reqId, symbol: m.symbol, bars: known ? this.broker.bars(m.symbol, m.fromMs, m.count) : [], error: known ? null : 'unknown symbol' });
     }
   }
 

@@ -6,12 +6,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   BRIDGE_CLIENT_ID,
   BRIDGE_CLOSE,
+  BRIDGE_MAX_BARS,
   BRIDGE_MAGIC_BASE,
   BRIDGE_MAGIC_SPAN,
   BRIDGE_OFFLINE_MS,
   BRIDGE_PROTOCOL_VERSION,
   BRIDGE_STALE_MS,
   parseEaMessage,
+  type Mt5Bar,
   type Mt5Deal,
   type Mt5EaMessage,
   type Mt5Heartbeat,
@@ -90,6 +92,8 @@ export interface Mt5BridgeSession {
   intentOf(clientId: string): Mt5IntentRequest | null;
   /** Deals of our magics: this process's and, with a store, earlier ones (brokerTimeMsc ≥ since). */
   fetchDeals(sinceBrokerMs?: number): Promise<Mt5DealRecord[]>;
+  /** Closed 1m bars of a broker symbol from the terminal (open time ≥ fromMs, UTC), oldest first. */
+  fetchBars(symbol: string, fromMs: number, count?: number, timeoutMs?: number): Promise<Mt5Bar[]>;
 }
 
 /** A deal without the message header. */
@@ -175,6 +179,8 @@ export class Mt5Link implements Mt5BridgeSession {
   /** Orders reported `placed` since the last snapshot (which does not list them yet). */
   private readonly placedSinceSnapshot = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
+  private readonly barRequests = new Map<string, { resolve: (bars: Mt5Bar[]) => void; reject: (e: Error) => void }>();
+  private nextReq = 0;
   private readonly now: () => number;
   /** Messages received (any connection); tests read it. */
   readonly received: Mt5EaMessage[] = [];
@@ -303,6 +309,15 @@ export class Mt5Link implements Mt5BridgeSession {
           this.redeliver(conn);
         }
         return;
+      case 'bars': {
+        const r = this.barRequests.get(msg.reqId);
+        this.barRequests.delete(msg.reqId);
+        if (r) {
+          if (msg.error) r.reject(new Error(`the terminal has no bars of ${msg.symbol}: ${msg.error}`));
+          else r.resolve(msg.bars);
+        }
+        return;
+      }
       case 'hb':
         this.lastHb = msg;
         this.send(conn, { type: 'hb_ack', serverUtc: this.now() });
@@ -418,6 +433,32 @@ export class Mt5Link implements Mt5BridgeSession {
       byId.set(d.deal, rec);
     }
     return [...byId.values()].filter((d) => isOurMagic(d.magic)).sort((a, b) => a.brokerTimeMsc - b.brokerTimeMsc);
+  }
+
+  fetchBars(symbol: string, fromMs: number, count = BRIDGE_MAX_BARS, timeoutMs = 10_000): Promise<Mt5Bar[]> {
+    const conn = this.conn;
+    if (!conn || !conn.hello) return Promise.reject(new Mt5OfflineError(this.status()));
+    const reqId = `b${++this.nextReq}`;
+    return new Promise<Mt5Bar[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.barRequests.delete(reqId);
+        reject(new Error(`no bars of ${symbol} from the terminal within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.barRequests.set(reqId, {
+        resolve: (bars) => {
+          clearTimeout(timer);
+          resolve(bars);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      if (!this.send(conn, { type: 'bars_req', reqId, symbol, fromMs: Math.max(0, Math.floor(fromMs)), count: Math.min(BRIDGE_MAX_BARS, Math.max(1, count)) })) {
+        this.barRequests.get(reqId)?.reject(new Mt5OfflineError(this.status()));
+        this.barRequests.delete(reqId);
+      }
+    });
   }
 
   isOrderOpen(ticket: string): boolean {
