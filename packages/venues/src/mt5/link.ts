@@ -182,7 +182,7 @@ export class Mt5Link implements Mt5BridgeSession {
   private readonly barRequests = new Map<string, { resolve: (bars: Mt5Bar[]) => void; reject: (e: Error) => void }>();
   private nextReq = 0;
   private readonly now: () => number;
-  /** Messages received (any connection); tests read it. */
+  /** The latest messages received (any connection, at most 500); tests read it. */
   readonly received: Mt5EaMessage[] = [];
 
   constructor(
@@ -274,6 +274,7 @@ export class Mt5Link implements Mt5BridgeSession {
     }
     this.lastSeen = this.now();
     this.received.push(msg);
+    if (this.received.length > 500) this.received.splice(0, this.received.length - 500);
     switch (msg.type) {
       case 'hello':
         await this.onHello(conn, msg);
