@@ -22,7 +22,9 @@ import {
 import { strategies } from '@lq/strategies';
 import { loadCandlesFileDetailed } from '@lq/workers';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { parseStrict, runMain, toJson } from './args';
 
@@ -33,6 +35,10 @@ export interface BenchEngineOptions {
   readonly repeats?: number;
   /** Untimed full runs of each function before the timed ones (default 3): JIT compilation done. */
   readonly warmRuns?: number;
+  /** Time each reference pair in a worker thread of its own (default true). */
+  readonly isolate?: boolean;
+  /** Only the reference strategies and their twins (no registry strategies). */
+  readonly referenceOnly?: boolean;
 }
 
 export interface StrategyFigure {
@@ -140,6 +146,190 @@ function checkTwin(name: string, r: BacktestReport, t: TwinResult): void {
   }
 }
 
+interface PairTiming {
+  seconds: number;
+  wallSeconds: number;
+}
+
+export interface ReferencePair {
+  engine: PairTiming;
+  twin: PairTiming;
+  bare: PairTiming;
+  tradeCount: number;
+  status: number;
+  params: Record<string, unknown>;
+}
+
+const tsxApi = pathToFileURL(
+  createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/index\.cjs$/, 'index.mjs'),
+).href;
+
+const referenceBase = {
+  capital: 10_000_000,
+  leverage: 10,
+  makerFee: 0.0002,
+  takerFee: 0.0005,
+} as const;
+
+/**
+ * One reference strategy in the engine, its twin and its bare loop, timed interleaved; the twin's
+ * figures are checked against the engine's report.
+ */
+export function referencePair(
+  kind: 'sma-cross' | 'grid',
+  candles: Candles,
+  repeats: number,
+  warmRuns: number,
+): ReferencePair {
+  const instrument = getInstrument('BTCUSDT');
+  const n = candles.length;
+  const warmSlice = sliceRows(candles, 0, Math.min(n, 100_000));
+  const base: Omit<BacktestConfig, 'candles'> = { instrument, ...referenceBase };
+  const run = (make: () => Strategy, c: Candles) => runBacktest(make(), { ...base, candles: c });
+  const timing = (t: Timed<unknown>): PairTiming => ({
+    seconds: t.seconds,
+    wallSeconds: t.wallSeconds,
+  });
+  // Same logic in the engine and as one hand-written loop. The twin does what the
+  // engine reports at every bar (equity marked to market at each close, drawdown and its duration,
+  // exposure, floating PnL extremes, daily returns); the bare loop (fills and fees only) is printed
+  // for reference. The twin's figures are checked against the engine's report.
+  const track = {
+    capital: base.capital,
+    time: candles.time,
+    barMs: candles.intervalMs,
+    high: candles.high,
+    low: candles.low,
+  };
+  const warmTrack = {
+    capital: base.capital,
+    time: warmSlice.time,
+    barMs: warmSlice.intervalMs,
+    high: warmSlice.high,
+    low: warmSlice.low,
+  };
+  if (kind === 'sma-cross') {
+    const sma = { fast: 50, slow: 200, qty: 1 };
+    const smaTwin = (c: Candles, t: typeof track) =>
+      smaCrossTwin(
+        c.open,
+        c.close,
+        c.length,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+        t,
+      );
+    const smaBareLoop = (c: Candles) =>
+      smaCrossBaseline(
+        c.open,
+        c.close,
+        c.length,
+        sma.fast,
+        sma.slow,
+        sma.qty,
+        instrument.contractSize,
+        base.takerFee,
+      );
+    const [smaEngine, smaLoop, smaBare] = bestInterleaved<[BacktestReport, TwinResult, TwinResult]>(
+      repeats,
+      warmRuns,
+      [
+        {
+          warm: () => run(() => new SmaCrossStrategy(sma), warmSlice),
+          run: () => run(() => new SmaCrossStrategy(sma), candles),
+        },
+        { warm: () => smaTwin(warmSlice, warmTrack), run: () => smaTwin(candles, track) },
+        { warm: () => smaBareLoop(warmSlice), run: () => smaBareLoop(candles) },
+      ],
+    );
+    checkTwin('SMA cross', smaEngine.result, smaLoop.result);
+    return {
+      engine: timing(smaEngine),
+      twin: timing(smaLoop),
+      bare: timing(smaBare),
+      tradeCount: smaEngine.result.tradeCount,
+      status: smaEngine.result.status,
+      params: { ...sma },
+    };
+  }
+  const grid = { levels: 20, gap: 0.005, qty: 1 };
+  // Both the engine and the loops skip the path of a candle that reaches neither the nearest buy
+  // nor the nearest sell level (the engine through its trigger index); the twin still marks it.
+  const gridLoopOf = (c: Candles, t?: typeof track) =>
+    gridBaseline(
+      c.open,
+      c.high,
+      c.low,
+      c.close,
+      c.length,
+      grid.levels,
+      grid.gap,
+      grid.qty,
+      instrument.contractSize,
+      base.makerFee,
+      true,
+      t,
+    );
+  const [gridEngine, gridLoop, gridBare] = bestInterleaved<
+    [BacktestReport, TwinResult, TwinResult]
+  >(repeats, warmRuns, [
+    {
+      warm: () => run(() => new GridStrategy(grid), warmSlice),
+      run: () => run(() => new GridStrategy(grid), candles),
+    },
+    { warm: () => gridLoopOf(warmSlice, warmTrack), run: () => gridLoopOf(candles, track) },
+    { warm: () => gridLoopOf(warmSlice), run: () => gridLoopOf(candles) },
+  ]);
+  checkTwin('grid', gridEngine.result, gridLoop.result);
+  return {
+    engine: timing(gridEngine),
+    twin: timing(gridLoop),
+    bare: timing(gridBare),
+    tradeCount: gridEngine.result.tradeCount,
+    status: gridEngine.result.status,
+    params: { ...grid },
+  };
+}
+
+/** `referencePair` in a worker thread (a fresh V8 isolate); the candles are copied to it. */
+function referencePairInWorker(
+  kind: 'sma-cross' | 'grid',
+  candles: Candles,
+  repeats: number,
+  warmRuns: number,
+): Promise<ReferencePair> {
+  const n = candles.length;
+  const columns = {
+    length: n,
+    intervalMs: candles.intervalMs,
+    time: candles.time.slice(0, n),
+    open: candles.open.slice(0, n),
+    high: candles.high.slice(0, n),
+    low: candles.low.slice(0, n),
+    close: candles.close.slice(0, n),
+    volume: candles.volume.slice(0, n),
+  };
+  return new Promise((resolvePair, reject) => {
+    // The thread registers tsx's loader, then imports this module (as the server's backtest threads do).
+    const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+    const worker = new Worker(boot, {
+      eval: true,
+      workerData: { benchReferencePair: { kind, candles: columns, repeats, warmRuns } },
+    });
+    worker.once('message', (m: { pair?: ReferencePair; error?: string }) => {
+      if (m.pair) resolvePair(m.pair);
+      else reject(new Error(m.error ?? 'reference worker failed'));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
 export async function benchEngine(options: BenchEngineOptions = {}): Promise<BenchEngineResult> {
   const log = options.log ?? (() => {});
   const repeats = options.repeats ?? 7;
@@ -180,98 +370,20 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
     makerFee: 0.0002,
     takerFee: 0.0005,
   };
-  const run = (make: () => Strategy, c: Candles) => runBacktest(make(), { ...base, candles: c });
   const figures: StrategyFigure[] = [];
   const cps = (seconds: number) => (seconds > 0 ? Math.round(n / seconds) : 0);
 
-  // Reference twins: same logic in the engine and as one hand-written loop. The twin does what the
-  // engine reports at every bar (equity marked to market at each close, drawdown and its duration,
-  // exposure, floating PnL extremes, daily returns); the bare loop (fills and fees only) is printed
-  // for reference. The twin's figures are checked against the engine's report.
-  const track = {
-    capital: base.capital,
-    time: candles.time,
-    barMs: candles.intervalMs,
-    high: candles.high,
-    low: candles.low,
-  };
-  const warmTrack = {
-    capital: base.capital,
-    time: warmSlice.time,
-    barMs: warmSlice.intervalMs,
-    high: warmSlice.high,
-    low: warmSlice.low,
-  };
-  const sma = { fast: 50, slow: 200, qty: 1 };
-  const smaTwin = (c: Candles, t: typeof track) =>
-    smaCrossTwin(
-      c.open,
-      c.close,
-      c.length,
-      sma.fast,
-      sma.slow,
-      sma.qty,
-      instrument.contractSize,
-      base.takerFee,
-      t,
-    );
-  const smaBareLoop = (c: Candles) =>
-    smaCrossBaseline(
-      c.open,
-      c.close,
-      c.length,
-      sma.fast,
-      sma.slow,
-      sma.qty,
-      instrument.contractSize,
-      base.takerFee,
-    );
-  const [smaEngine, smaLoop, smaBare] = bestInterleaved<[BacktestReport, TwinResult, TwinResult]>(
-    repeats,
-    warmRuns,
-    [
-      {
-        warm: () => run(() => new SmaCrossStrategy(sma), warmSlice),
-        run: () => run(() => new SmaCrossStrategy(sma), candles),
-      },
-      { warm: () => smaTwin(warmSlice, warmTrack), run: () => smaTwin(candles, track) },
-      { warm: () => smaBareLoop(warmSlice), run: () => smaBareLoop(candles) },
-    ],
-  );
-  checkTwin('SMA cross', smaEngine.result, smaLoop.result);
-  const grid = { levels: 20, gap: 0.005, qty: 1 };
-  // Both the engine and the loops skip the path of a candle that reaches neither the nearest buy
-  // nor the nearest sell level (the engine through its trigger index); the twin still marks it.
-  const gridLoopOf = (c: Candles, t?: typeof track) =>
-    gridBaseline(
-      c.open,
-      c.high,
-      c.low,
-      c.close,
-      c.length,
-      grid.levels,
-      grid.gap,
-      grid.qty,
-      instrument.contractSize,
-      base.makerFee,
-      true,
-      t,
-    );
-  const [gridEngine, gridLoop, gridBare] = bestInterleaved<
-    [BacktestReport, TwinResult, TwinResult]
-  >(repeats, warmRuns, [
-    {
-      warm: () => run(() => new GridStrategy(grid), warmSlice),
-      run: () => run(() => new GridStrategy(grid), candles),
-    },
-    { warm: () => gridLoopOf(warmSlice, warmTrack), run: () => gridLoopOf(candles, track) },
-    { warm: () => gridLoopOf(warmSlice), run: () => gridLoopOf(candles) },
-  ]);
-  checkTwin('grid', gridEngine.result, gridLoop.result);
-  for (const [name, eng, loop, bare, params] of [
-    ['reference:sma-cross', smaEngine, smaLoop, smaBare, sma],
-    ['reference:grid', gridEngine, gridLoop, gridBare, grid],
-  ] as const) {
+  // Reference twins: same logic in the engine and as one hand-written loop (see `referencePair`),
+  // each pair in a worker thread of its own (a fresh V8 isolate), so neither is timed on code that
+  // the JIT compiled for the other strategy's or twin's types (a call site that has seen several
+  // strategy classes no longer inlines `onCandle`; that cost is in the registry figures below).
+  for (const kind of ['sma-cross', 'grid'] as const) {
+    const pair =
+      options.isolate === false
+        ? referencePair(kind, candles, repeats, warmRuns)
+        : await referencePairInWorker(kind, candles, repeats, warmRuns);
+    const { engine: eng, twin: loop, bare, params } = pair;
+    const name = `reference:${kind}`;
     const figure: StrategyFigure = {
       strategy: name,
       candlesPerSecond: cps(eng.seconds),
@@ -281,8 +393,8 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
       ratioToBareLoop: Math.round((bare.seconds / eng.seconds) * 1000) / 1000,
       wallCandlesPerSecond: cps(eng.wallSeconds),
       wallBaselineCandlesPerSecond: cps(loop.wallSeconds),
-      tradeCount: eng.result.tradeCount,
-      status: eng.result.status,
+      tradeCount: pair.tradeCount,
+      status: pair.status,
       params: { ...params },
     };
     figures.push(figure);
@@ -295,7 +407,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
 
   // Every registry strategy that trades crypto, on 1m decisions, with its default parameters.
   const price = candles.close[0];
-  for (const definition of Object.values(strategies)) {
+  for (const definition of options.referenceOnly === true ? [] : Object.values(strategies)) {
     if (!definition.markets.includes('crypto')) continue;
     const params: Record<string, unknown> = {
       ...definition.defaults(instrument, { capital: 100_000, price }),
@@ -356,4 +468,25 @@ function main(): Promise<void> {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runMain(main);
+const job = isMainThread
+  ? undefined
+  : (
+      workerData as {
+        benchReferencePair?: {
+          kind: 'sma-cross' | 'grid';
+          candles: Candles;
+          repeats: number;
+          warmRuns: number;
+        };
+      } | null
+    )?.benchReferencePair;
+if (job !== undefined) {
+  try {
+    parentPort?.postMessage({
+      pair: referencePair(job.kind, job.candles, job.repeats, job.warmRuns),
+    });
+  } catch (e) {
+    parentPort?.postMessage({ error: (e as Error).message });
+  }
+} else if (isMainThread && import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  await runMain(main);

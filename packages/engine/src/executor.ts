@@ -34,6 +34,7 @@ export function executeIntents(out: Intent[], broker: Broker): string | null {
         break;
     }
   }
-  out.length = 0;
+  // pop(), not `length = 0`: setting an array's length is a call into the runtime.
+  while (out.length > 0) out.pop();
   return halt;
 }

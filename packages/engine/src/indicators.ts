@@ -8,13 +8,15 @@ const RESUM_EVERY = 4096;
 /** Simple moving average over the last `period` values. */
 export class Sma {
   value = NaN;
+  readonly period: number = 0;
   private readonly ring: Float64Array;
   private sum = 0;
   private count = 0;
   private head = 0;
   private sinceResum = 0;
-  constructor(readonly period: number) {
+  constructor(period: number) {
     if (!(period >= 1) || !Number.isInteger(period)) throw new RangeError(`SMA period must be an integer ≥ 1, got ${period}`);
+    this.period = period;
     this.ring = new Float64Array(period);
   }
   get ready(): boolean {
@@ -22,23 +24,27 @@ export class Sma {
   }
   update(x: number): number {
     const p = this.period;
+    const ring = this.ring;
     if (this.count < p) {
-      this.ring[this.count++] = x;
+      ring[this.count++] = x;
       this.sum += x;
       if (this.count === p) this.value = this.sum / p;
       return this.value;
     }
-    this.sum += x - this.ring[this.head];
-    this.ring[this.head] = x;
-    if (++this.head === p) this.head = 0;
+    const head = this.head;
+    let sum = this.sum + (x - ring[head]);
+    ring[head] = x;
+    this.head = head + 1 === p ? 0 : head + 1;
     if (++this.sinceResum === RESUM_EVERY) {
       this.sinceResum = 0;
       let s = 0;
-      for (let i = 0; i < p; i++) s += this.ring[i];
-      this.sum = s;
+      for (let i = 0; i < p; i++) s += ring[i];
+      sum = s;
     }
-    this.value = this.sum / p;
-    return this.value;
+    this.sum = sum;
+    const v = sum / p;
+    this.value = v;
+    return v;
   }
 }
 
