@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { robotCreateBody as robotCreateBodySchema } from '@lq/contracts';
 import { describeFields, idFromQuery, robotCreateBody, robotFields } from '../src/features/backtest/formModel';
 import { strategyParamSchemas } from '../src/features/backtest/schemas';
-import { actionsOf, filterTickers, periodMs, positionSide, splitReason } from '../src/features/robot/model';
+import { actionsOf, filterTickers, formatMoney, periodMs, positionSide, splitReason } from '../src/features/robot/model';
 
 describe('robot model', () => {
   it('offers pause/stop while running, continue/stop while paused, nothing otherwise', () => {
@@ -32,6 +32,14 @@ describe('robot model', () => {
     expect(filterTickers(list, 'eth').map((x) => x.symbol)).toEqual(['ETHUSDT']);
     expect(filterTickers(list, ' usdt ').map((x) => x.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
     expect(filterTickers(list, '')).toHaveLength(3);
+  });
+  it('formats money with separators, 万 in Chinese, -- for non-numbers', () => {
+    expect(formatMoney('1234567.891', 'en-US')).toBe('1,234,567.89');
+    expect(formatMoney('-12.5', 'ja-JP')).toBe('-12.50');
+    expect(formatMoney('123456', 'zh-CN')).toBe('12.35万');
+    expect(formatMoney(9999, 'zh-TW')).toBe('9,999.00');
+    expect(formatMoney('abc', 'en-US')).toBe('--');
+    expect(formatMoney(null, 'en-US')).toBe('--');
   });
   it('names the side of a net position', () => {
     expect(positionSide(2)).toBe('long');

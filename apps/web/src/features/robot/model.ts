@@ -1,5 +1,6 @@
 // Pure helpers of the robot screens (unit-tested in apps/web/test/robot.test.ts).
 import type { RobotStatus, TickerItem } from '@lq/contracts';
+import { formatCompact, formatNumber, toNumber } from '../../lib/format';
 import type { RobotAction } from './api';
 
 /** The actions a robot offers in each status (stopping: the runner is closing positions). */
@@ -45,3 +46,13 @@ export const positionSide = (position: number | null | undefined): 'long' | 'sho
 
 /** Market → the data source robots of that market are listed under. */
 export const dataSourceOfMarket = (market: 'forex' | 'crypto', currentType: string) => (market === 'forex' ? 'mt5' : currentType === 'mt5' ? 'binance' : currentType);
+
+/**
+ * Money of the robot screens (spec §5): two decimals with thousands separators; from 10,000 on,
+ * 万 / 亿 (萬 / 億) units in the Chinese locales; `--` for anything that is not a number.
+ */
+export function formatMoney(value: unknown, locale: string): string {
+  const n = toNumber(value);
+  if (n !== undefined && (locale === 'zh-CN' || locale === 'zh-TW') && Math.abs(n) >= 1e4) return formatCompact(n, locale, 2);
+  return formatNumber(value, { decimals: 2 });
+}

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { RobotItem, RobotStatus } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
-import { formatCompact, formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
-import { actionsOf, splitReason } from './model';
+import { actionsOf, formatMoney, splitReason } from './model';
 import type { RobotAction } from './api';
 
 export type Tone = 'up' | 'down' | 'flat';
@@ -19,7 +19,7 @@ export const toneOf = (value: unknown): Tone => {
 export function useFmt() {
   const locale = useAppStore((s) => s.locale);
   const tag = locale === 'in_ID' ? 'id-ID' : locale;
-  const money = (v: unknown) => formatCompact(v, locale, 2);
+  const money = (v: unknown) => formatMoney(v, locale);
   /** Signed amount: +1,234.5 / -12 / --; the sign always accompanies the colour (ui.md). */
   const signed = (v: unknown) => {
     const n = toNumber(v);
