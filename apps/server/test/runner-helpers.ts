@@ -129,3 +129,22 @@ export async function checkAgainstVenue(database: DatabaseHandle, fake: FakeVenu
     fills: booked.length,
   };
 }
+
+/**
+ * The venue's fills of the last minute are booked at the robot's next step: step minutes until a
+ * step leaves nothing unbooked (at most `max`), then return the comparison.
+ */
+export async function settled(
+  database: DatabaseHandle,
+  fake: FakeVenueServer,
+  robotId: number,
+  step: () => Promise<void>,
+  max = 10,
+): Promise<Awaited<ReturnType<typeof checkAgainstVenue>>> {
+  let s = await checkAgainstVenue(database, fake, robotId);
+  for (let i = 0; i < max && (s.mismatched.length > 0 || Math.abs(s.ledgerCoins - s.venueCoins) > 1e-9); i++) {
+    await step();
+    s = await checkAgainstVenue(database, fake, robotId);
+  }
+  return s;
+}

@@ -7,7 +7,7 @@ import { getStrategy, runSettings } from '@lq/strategies';
 import { FakeBinance } from '@lq/venues/fake';
 import { Runner } from '../src/runner';
 import { startTestApp, type TestApp } from './helpers';
-import { checkAgainstVenue, gridParams, robotRow, seedAccount, seedRobot, waveCandles } from './runner-helpers';
+import { T0, gridParams, settled, robotRow, seedAccount, seedRobot, waveCandles } from './runner-helpers';
 
 const silent = process.env.RUNNER_TEST_LOG ? { info: console.log, warn: console.log, error: console.log } : { info() {}, warn() {}, error() {} };
 const candles = waveCandles(4000);
@@ -27,10 +27,17 @@ afterAll(async () => {
 });
 
 /** A fresh fake account whose market clock goes on from where it was (the candle store keeps the series). */
+/** Robots of earlier tests are left alone (they share the fake account). */
+async function stopOthers(): Promise<void> {
+  await t.database.exec(`update robots set status = 'stopped', lease_owner = null`);
+}
+
 function freshFake(balance = 10_000): void {
   const at = fake.timeMs;
   fake.reset();
-  fake.seed({ balance, timeMs: Math.max(at, fake.timeMs + 10 * 60_000) });
+  // On from where the clock was, a little before a crest of the wave: a long grid then trades.
+  const k = Math.ceil((Math.max(at, fake.timeMs) + 10 * 60_000 - T0) / (90 * 60_000));
+  fake.seed({ balance, timeMs: T0 + (k * 90 + 18) * 60_000 });
 }
 
 async function minutes(runner: Runner, n: number): Promise<void> {
@@ -46,6 +53,7 @@ const count = async (table: string, id: number) => Number((await t.database.exec
 
 describe('robot runner on the fake exchange', () => {
   it('a live grid robot trades; pause, continue and stop; the venue and the ledger agree', async () => {
+    await stopOthers();
     freshFake();
     const owner = await seedAccount(t.database, t.config);
     const id = await seedRobot(t.database, owner);
@@ -57,7 +65,8 @@ describe('robot runner on the fake exchange', () => {
     let row = await robotRow(t.database, id);
     expect(row.status).toBe('running');
     expect(row.lease_owner).toBe(runner.owner);
-    const s1 = await checkAgainstVenue(t.database, fake, id);
+    const s1 = await settled(t.database, fake, id, () => minutes(runner, 1));
+    row = await robotRow(t.database, id);
     expect(s1.fills).toBeGreaterThan(6);
     expect(s1.duplicates).toEqual([]);
     expect(s1.unjournalled).toEqual([]);
@@ -99,7 +108,7 @@ describe('robot runner on the fake exchange', () => {
     expect(row.status).toBe('stopped');
     expect(row.lease_owner).toBeNull();
     expect(runner.robotIds).toEqual([]);
-    const s2 = await checkAgainstVenue(t.database, fake, id);
+    const s2 = await settled(t.database, fake, id, () => minutes(runner, 1));
     expect(s2.openOrders).toBe(0);
     expect(s2.venueCoins).toBe(0);
     expect(s2.ledgerCoins).toBe(0);
@@ -108,6 +117,7 @@ describe('robot runner on the fake exchange', () => {
   });
 
   it('an order the venue refuses (insufficient margin) pauses the robot with the reason', async () => {
+    await stopOthers();
     freshFake(50);
     const owner = await seedAccount(t.database, t.config);
     const id = await seedRobot(t.database, owner, { params: gridParams({ lotsPerGrid: 5, addImmediately: true }) });
@@ -125,6 +135,7 @@ describe('robot runner on the fake exchange', () => {
   });
 
   it('a paper robot on the venue candles books exactly the backtest fills', async () => {
+    await stopOthers();
     freshFake();
     const owner = await seedAccount(t.database, t.config);
     const params = gridParams();

@@ -227,7 +227,15 @@ export class LiveKernel {
       out.length = 0;
       return;
     }
-    const h = executeIntents(out, this.broker);
+    let h: string | null;
+    try {
+      h = executeIntents(out, this.broker);
+    } catch (e) {
+      // A refused intent (duplicate tag, bad size) is a strategy fault, as in the backtest kernel.
+      out.length = 0;
+      this.fail(e);
+      return;
+    }
     if (h !== null && this.haltReason === null) this.haltReason = h;
   }
 

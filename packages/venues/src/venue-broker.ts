@@ -245,7 +245,11 @@ export class VenueBroker implements Broker {
       const sl = t.stopLoss !== null && (long ? low <= t.stopLoss : high >= t.stopLoss);
       if (!tp && !sl) continue;
       const reason = sl ? t.slReason : t.tpReason;
-      this.submitClose({ kind: 'close', tag: `${t.tag}#${sl ? 'sl' : 'tp'}`, ticket: t.tag, type: 'market', reason });
+      try {
+        this.submitClose({ kind: 'close', tag: `${t.tag}#${sl ? 'sl' : 'tp'}`, ticket: t.tag, type: 'market', reason });
+      } catch (e) {
+        if (!(e instanceof OrderRejectedError)) throw e; // a size the venue cannot take: left to the strategy
+      }
     }
   }
 
