@@ -7,7 +7,8 @@
 //|  Once-only execution: every intent is journalled (RECEIVED ->     |
 //|  SENDING before OrderSend -> RESULT) in MQL5/Files/lqbridge/      |
 //|  <login>.jnl and carries its own magic number; a known clientId   |
-//|  is answered "duplicate" with its stored result, never resent.    |
+//|  is answered "duplicate" with its stored result (only a verified  |
+//|  not_found runs again when the server sends it again).            |
 //|  After a restart, SENDING entries are looked up by magic.         |
 //|                                                                  |
 //|  NOT COMPILED IN THIS REPOSITORY (no MetaEditor here): compile    |
@@ -141,6 +142,19 @@ string Head(const string type)
    return "{\"v\":" + IntegerToString(LQ_PROTOCOL_VERSION) + "," + JS("type", type) + "," + JS("mid", "e" + IntegerToString(g_mid)) + "," + JR("ts", IntegerToString(UtcMs()));
   }
 
+/** The \uXXXX escape's 4 hex digits at s[i]. */
+ushort Hex4(const string &s, const int i)
+  {
+   ushort v = 0;
+   for(int k = 0; k < 4; k++)
+     {
+      ushort c = StringGetCharacter(s, i + k);
+      int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : 0;
+      v = (ushort)(v * 16 + d);
+     }
+   return v;
+  }
+
 //+------------------------------------------------------------------+
 //| minimal JSON reader: objects flattened to dotted keys             |
 //+------------------------------------------------------------------+
@@ -214,7 +228,7 @@ private:
             else if(e == 'u')
               {
                if(i + 4 > n) return false;
-               out += ShortToString((ushort)StringToInteger("0x" + StringSubstr(s, i, 4)));
+               out += ShortToString(Hex4(s, i));
                i += 4;
               }
             else out += ShortToString(e);
