@@ -8,6 +8,7 @@ import { BRIDGE_CLOSE, BRIDGE_PATH } from '@lq/contracts';
 import { eq, mt5Deals, robotEvents, robots, tradingAccounts, users } from '@lq/db';
 import { FakeEa, FakeMt5Broker, Mt5Venue, VenueRetryableError, VenueUnknownOutcomeError, clientOrderId, magicOf, type FakeEaStep } from '@lq/venues';
 import { buildApp } from '../src';
+import { bridgeTokenEvents } from '../src/accounts/service';
 import { tokenHash } from '../src/bridge/hub';
 import { registerUser, startTestApp, type TestApp } from './helpers';
 
@@ -110,11 +111,12 @@ describe('MT5 bridge: connecting', () => {
     expect(t.app.bridge.session(acc.id).status()).toBe('online');
   });
 
-  it('closes a session whose token was revoked with 4401', async () => {
+  it('closes a session whose token was revoked (rotated or unbound) with 4401', async () => {
     const acc = await mt5Account();
     const ea = fakeEa(acc.token);
     await online(acc.id, ea);
-    t.app.bridge.revoke(acc.id);
+    // what rotate-token and unbind emit (apps/server/src/accounts/service.ts)
+    bridgeTokenEvents.emit('revoked', acc.id);
     await until(() => ea.lastClose !== null);
     expect(ea.lastClose?.code).toBe(BRIDGE_CLOSE.revoked);
   });
