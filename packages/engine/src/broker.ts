@@ -115,8 +115,8 @@ const EXIT_REASONS: readonly ExitReason[] = [
 ];
 
 /** Numbers per trade / fill row of the broker's record columns. */
-const TRADE_STRIDE = 8;
-const FILL_STRIDE = 5;
+const TRADE_STRIDE = 9;
+const FILL_STRIDE = 6;
 
 export class SimulatedBroker implements Broker {
   readonly tickets: SimTicket[] = [];
@@ -129,13 +129,12 @@ export class SimulatedBroker implements Broker {
   private tradeN = 0;
   private tradeNum = new Float64Array(512 * TRADE_STRIDE);
   private readonly tradeTag: string[] = [];
-  private readonly tradeFlags: number[] = []; // side (bit 0: short) | reason index << 1
   private readonly tradeList: TradeRecord[] = [];
   private fillN = 0;
   private fillNum = new Float64Array(1024 * FILL_STRIDE);
   private readonly fillTag: string[] = [];
-  private readonly fillTicket: string[] = [];
-  private readonly fillFlags: number[] = []; // close | short << 1 | maker << 2 | (reason index + 1) << 3
+  /** A fill's ticket tag when it differs from the fill's tag (never, so far: a ticket takes its order's tag). */
+  private readonly fillTicket = new Map<number, string>();
   private readonly fillList: Fill[] = [];
 
   /** Closed round trips, in closing order (built from the columns on read; the same array each time). */
@@ -144,7 +143,7 @@ export class SimulatedBroker implements Broker {
     const num = this.tradeNum;
     for (let k = list.length; k < this.tradeN; k++) {
       const o = k * TRADE_STRIDE;
-      const f = this.tradeFlags[k];
+      const f = num[o + 8];
       const qty = num[o];
       list.push({
         tag: this.tradeTag[k],
@@ -170,11 +169,11 @@ export class SimulatedBroker implements Broker {
     const num = this.fillNum;
     for (let k = list.length; k < this.fillN; k++) {
       const o = k * FILL_STRIDE;
-      const f = this.fillFlags[k];
+      const f = num[o + 5];
       const r = f >> 3;
       list.push({
         tag: this.fillTag[k],
-        ticket: this.fillTicket[k],
+        ticket: this.fillTicket.get(k) ?? this.fillTag[k],
         action: (f & 1) === 0 ? 'open' : 'close',
         side: (f & 2) === 0 ? 'long' : 'short',
         qty: num[o],
@@ -712,8 +711,8 @@ export class SimulatedBroker implements Broker {
     num[o + 5] = this.money(pnl);
     num[o + 6] = this.money(gross);
     num[o + 7] = this.money(totalFee);
+    num[o + 8] = (long ? 0 : 1) | (EXIT_REASONS.indexOf(reason) << 1); // side (bit 0: short) | reason << 1
     this.tradeTag.push(t.tag);
-    this.tradeFlags.push((long ? 0 : 1) | (EXIT_REASONS.indexOf(reason) << 1));
     this.emit(t.tag, t.tag, 'close', t.side, qty, price, fee, maker, gross, reason);
   }
 
@@ -760,14 +759,14 @@ export class SimulatedBroker implements Broker {
       num[o + 2] = this.money(fee);
       num[o + 3] = this.time;
       num[o + 4] = this.money(pnl);
-      this.fillTag.push(tag);
-      this.fillTicket.push(ticket);
-      this.fillFlags.push(
+      // close | short << 1 | maker << 2 | (reason index + 1) << 3
+      num[o + 5] =
         (action === 'open' ? 0 : 1) |
-          (side === 'long' ? 0 : 2) |
-          (maker ? 4 : 0) |
-          ((reason === null ? 0 : EXIT_REASONS.indexOf(reason) + 1) << 3),
-      );
+        (side === 'long' ? 0 : 2) |
+        (maker ? 4 : 0) |
+        ((reason === null ? 0 : EXIT_REASONS.indexOf(reason) + 1) << 3);
+      this.fillTag.push(tag);
+      if (ticket !== tag) this.fillTicket.set(n, ticket);
     }
     if (this.listener !== null && this.stopCode === 0) {
       const fill: Fill = { tag, ticket, action, side, qty, price, fee: this.money(fee), time: this.time, maker, pnl: this.money(pnl), reason };

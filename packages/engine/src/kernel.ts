@@ -122,7 +122,7 @@ class RunState {
    * longestDrawdownMs, exposedBars, maxFloatingProfit, maxFloatingLoss), kept up to date by the loop
    * (bars and decisions before each call that can throw); copied to the fields by `restore`.
    */
-  readonly checkpoint = new Float64Array(11);
+  readonly checkpoint = new Float64Array(12);
   /** Copies the checkpoint into the fields (after the loop, also when it was left by an exception). */
   restore(): void {
     const ck = this.checkpoint;
@@ -264,123 +264,143 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
   let intercept = b.floatIntercept;
   let balance = b.balance;
   let holding = b.longQty + b.shortQty > 0;
-  for (let i = from; i < to; i++) {
-    const t = time[i];
-    if (t >= nextPeriod) {
-      if (t >= periods.dayEnd) periods.onDay(t, equity);
-      if (t >= periods.monthEnd) periods.onMonth(t, equity);
-      nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
-    }
-    const h = high[i];
-    const l = low[i];
-    const c = close[i];
-    let exposed: boolean;
-    let halted = false;
-    let changed = false;
-    if (h < upMin && l > downMax) {
-      // Nothing can fire in this candle: floating PnL at the extremes and the close, inline.
-      exposed = holding;
-      if (holding) {
-        let fl = slope * l + intercept;
-        let fh = slope * h + intercept;
-        let fc = slope * c + intercept;
-        if (usdBase) {
-          fl /= l;
-          fh /= h;
-          fc /= c;
-        }
-        if (fl > fh) {
-          const x = fl;
-          fl = fh;
-          fh = x;
-        }
-        if (fl < maxFloatingLoss) m[10] = maxFloatingLoss = fl;
-        if (fh > maxFloatingProfit) m[9] = maxFloatingProfit = fh;
-        equity = balance + fc;
-      } else {
-        equity = balance;
+  try {
+    for (let i = from; i < to; i++) {
+      const t = time[i];
+      if (t >= nextPeriod) {
+        if (t >= periods.dayEnd) periods.onDay(t, equity);
+        if (t >= periods.monthEnd) periods.onMonth(t, equity);
+        nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
       }
-    } else {
-      m[0] = bars;
-      m[1] = d;
-      b.processCandle(input, i);
-      changed = true;
-      exposed = b.longQty + b.shortQty > 0;
-      // A call's result is a tagged value: through the Float64Array it reaches the local as a raw double.
-      if (b.stopCode !== 0) {
-        stopped = true;
-        m[2] = b.equityAt(b.lastPrice);
+      const h = high[i];
+      const l = low[i];
+      const c = close[i];
+      let exposed: boolean;
+      let halted = false;
+      let changed = false;
+      if (h < upMin && l > downMax) {
+        // Nothing can fire in this candle: floating PnL at the extremes and the close, inline.
+        exposed = holding;
+        if (holding) {
+          let fl = slope * l + intercept;
+          let fh = slope * h + intercept;
+          let fc = slope * c + intercept;
+          if (usdBase) {
+            fl /= l;
+            fh /= h;
+            fc /= c;
+          }
+          if (fl > fh) {
+            const x = fl;
+            fl = fh;
+            fh = x;
+          }
+          if (fl < maxFloatingLoss) maxFloatingLoss = fl;
+          if (fh > maxFloatingProfit) maxFloatingProfit = fh;
+          equity = balance + fc;
+        } else {
+          equity = balance;
+        }
       } else {
-        m[2] = exposed ? b.equityAt(c) : b.balance;
-      }
-      equity = m[2];
-      halted = st.haltReason !== null;
-    }
-    if (funding !== null && exposed && !stopped) {
-      const rate = funding[inputOffset + i];
-      if (rate === rate && rate !== 0) {
-        b.applyFunding(rate, c);
-        m[2] = b.equityAt(c);
-        equity = m[2];
+        b.processCandle(input, i);
         changed = true;
-      }
-    }
-    bars++;
-    m[2] = equity;
-    if (exposed) m[8] = ++exposedBars;
-    if (equity >= peak) {
-      m[3] = peak = equity;
-      m[4] = peakTime = t;
-    } else {
-      const amount = peak - equity;
-      if (amount > drawdownAmount) m[6] = drawdownAmount = amount;
-      if (amount > maxDrawdown * peak) m[5] = maxDrawdown = amount / peak;
-      const under = t + barMs - peakTime;
-      if (under > longestDrawdownMs) m[7] = longestDrawdownMs = under;
-    }
-    if (i === nextSample) {
-      nextSample += stride;
-      const k = st.curveCount++;
-      curveTime[k] = t;
-      curveEquity[k] = equity;
-    }
-    if (stopped || halted) {
-      stopped = true;
-      break;
-    }
-    if (i === nextDecisionEnd) {
-      view.index = d;
-      m[0] = bars;
-      m[1] = d;
-      strategy.onCandle(view, out);
-      d++;
-      if (out.length > 0) {
-        m[1] = d - 1;
-        b.cur = c;
-        const hr = executeIntents(out, b);
-        if (hr !== null) st.haltReason = hr;
-        // A halt comes from these intents or from a fill they caused (one during the candle's path
-        // has already ended the loop above).
-        if (st.haltReason !== null) {
+        exposed = b.longQty + b.shortQty > 0;
+        // A call's result is a tagged value: through the Float64Array it reaches the local as a raw double.
+        if (b.stopCode !== 0) {
           stopped = true;
-          break;
+          m[11] = b.equityAt(b.lastPrice);
+        } else {
+          m[11] = exposed ? b.equityAt(c) : b.balance;
         }
-        changed = true;
+        equity = m[11];
+        halted = st.haltReason !== null;
       }
-      nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
+      if (funding !== null && exposed && !stopped) {
+        const rate = funding[inputOffset + i];
+        if (rate === rate && rate !== 0) {
+          b.applyFunding(rate, c);
+          m[11] = b.equityAt(c);
+          equity = m[11];
+          changed = true;
+        }
+      }
+      bars++;
+      if (exposed) exposedBars++;
+      if (equity >= peak) {
+        peak = equity;
+        peakTime = t;
+      } else {
+        const amount = peak - equity;
+        if (amount > drawdownAmount) drawdownAmount = amount;
+        if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
+        const under = t + barMs - peakTime;
+        if (under > longestDrawdownMs) longestDrawdownMs = under;
+      }
+      if (i === nextSample) {
+        nextSample += stride;
+        const k = st.curveCount++;
+        curveTime[k] = t;
+        curveEquity[k] = equity;
+      }
+      if (stopped || halted) {
+        stopped = true;
+        break;
+      }
+      if (i === nextDecisionEnd) {
+        view.index = d;
+        strategy.onCandle(view, out);
+        if (out.length > 0) {
+          b.cur = c;
+          const hr = executeIntents(out, b);
+          if (hr !== null) st.haltReason = hr;
+          // A halt comes from these intents or from a fill they caused (one during the candle's path
+          // has already ended the loop above).
+          if (st.haltReason !== null) {
+            d++;
+            stopped = true;
+            break;
+          }
+          changed = true;
+        }
+        d++;
+        nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
+      }
+      if (changed) {
+        if (b.dirty) b.reindex();
+        upMin = b.upMin;
+        downMax = b.downMax;
+        slope = b.floatSlope;
+        intercept = b.floatIntercept;
+        balance = b.balance;
+        holding = b.longQty + b.shortQty > 0;
+      }
     }
-    if (changed) {
-      if (b.dirty) b.reindex();
-      upMin = b.upMin;
-      downMax = b.downMax;
-      slope = b.floatSlope;
-      intercept = b.floatIntercept;
-      balance = b.balance;
-      holding = b.longQty + b.shortQty > 0;
-    }
+  } catch (e) {
+    // The metrics as they were when the strategy (or a fill callback) threw, for the report.
+    m[0] = bars;
+    m[1] = d;
+    m[2] = equity;
+    m[3] = peak;
+    m[4] = peakTime;
+    m[5] = maxDrawdown;
+    m[6] = drawdownAmount;
+    m[7] = longestDrawdownMs;
+    m[8] = exposedBars;
+    m[9] = maxFloatingProfit;
+    m[10] = maxFloatingLoss;
+    throw e;
   }
   m[0] = bars;
   m[1] = d;
+  m[2] = equity;
+  m[3] = peak;
+  m[4] = peakTime;
+  m[5] = maxDrawdown;
+  m[6] = drawdownAmount;
+  m[7] = longestDrawdownMs;
+  m[8] = exposedBars;
+  m[9] = maxFloatingProfit;
+  m[10] = maxFloatingLoss;
   return stopped;
 }
 
