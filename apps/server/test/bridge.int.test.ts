@@ -15,6 +15,7 @@ import { registerUser, startTestApp, type TestApp } from './helpers';
 let t: TestApp;
 let url: string;
 let userId: number;
+let userToken: string;
 const eas: FakeEa[] = [];
 
 beforeAll(async () => {
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `${address.replace('http', 'ws')}${BRIDGE_PATH}`;
   const user = await registerUser(t);
+  userToken = user.token;
   const [u] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.mail, user.mail));
   userId = u.id;
 }, 120_000);
@@ -128,6 +130,28 @@ describe('MT5 bridge: connecting', () => {
     ea.sendRaw('{"v":1,"type":"exec"}');
     await until(() => ea.lastClose !== null);
     expect(ea.lastClose?.code).toBe(BRIDGE_CLOSE.protocol);
+  });
+});
+
+describe('MT5 bridge: with the accounts API', () => {
+  it('a bound account\'s token connects, the account shows the bridge online; rotating closes it (4401) and the old token gets 401', async () => {
+    const bind = await t.call('POST', '/user/api/apikey/bind', { token: userToken, body: { exchange: 'mt5', accountName: 'FX bridge' } });
+    expect(bind.statusCode, bind.body).toBe(200);
+    const { account, bridgeToken } = bind.json<{ data: { account: { id: number }; bridgeToken: string } }>().data;
+    const ea = fakeEa(bridgeToken, { login: '7654321', server: 'FakeBroker-Live' });
+    await online(account.id, ea);
+    const detail = async () =>
+      (await t.call('GET', `/user/api/apikey/detail?id=${account.id}`, { token: userToken })).json<{ data: { bridge: { status: string; login: string; server: string; balance: number } } }>().data;
+    await until(async () => (await detail()).bridge.status === 'online');
+    expect((await detail()).bridge).toMatchObject({ login: '7654321', server: 'FakeBroker-Live', balance: 10_000 });
+
+    const rot = await t.call('POST', '/user/api/apikey/rotate-token', { token: userToken, body: { id: account.id } });
+    expect(rot.statusCode, rot.body).toBe(200);
+    await until(() => ea.lastClose !== null);
+    expect(ea.lastClose?.code).toBe(BRIDGE_CLOSE.revoked);
+    await expect(fakeEa(bridgeToken).connect()).rejects.toMatchObject({ statusCode: 401 });
+    const fresh = rot.json<{ data: { bridgeToken: string } }>().data.bridgeToken;
+    await online(account.id, fakeEa(fresh, { login: '7654321', server: 'FakeBroker-Live' }));
   });
 });
 
