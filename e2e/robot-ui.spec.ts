@@ -3,6 +3,8 @@
 // account first, and both calculators (at 360 px on the phone project) with the figures checked.
 // With MT5 accounts (bound through the API): a paper robot created through the form, its detail,
 // pause / continue, stop with its confirmation, the history; a second account finds no free seat.
+// Finally, with the robot API answered by fixtures (page.route): a robot paused by an exchange
+// error in the list and its detail with positions, orders, fills and the error in plain words.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
 
@@ -192,4 +194,79 @@ test('a paper robot on MT5: create from the form, pause, continue, stop; no free
   await page.getByTestId('robot-open').filter({ visible: true }).first().click();
   await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', /stopping|stopped/, { timeout: 30_000 });
   await shot(page, info, '10-detail-stopping');
+});
+
+const ok = <T>(data: T) => ({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: '00000', msg: 'ok', data }) });
+
+const pausedRobot = {
+  id: 4242,
+  strategy: 'grid',
+  dataSource: 'binance',
+  market: 'crypto',
+  mode: 'live',
+  symbol: 'BTCUSDT',
+  tradingPair: 'BTC/USDT:USDT',
+  interval: '1h',
+  account: { id: 9, name: 'Binance main', exchange: 'binance', unbound: false, frozen: false },
+  status: 'paused',
+  pauseReason: 'insufficientFunds: Margin is insufficient.',
+  stopReason: null,
+  capital: 12500,
+  leverage: 5,
+  income: '1234.5678',
+  live: { equity: 13734.56, floating: -42.1, position: 0.35, price: 61234.5, at: Date.UTC(2026, 10, 22, 23, 59) },
+  sourceBacktestId: null,
+  createdAt: '2026-11-20T08:00:00.000Z',
+  stoppedAt: null,
+};
+
+test('a robot paused by an exchange error: list and detail in plain words (API fixtures)', async ({ page, request }, info) => {
+  const mail = `robots3.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  await login(page, mail);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.route(/\/order\/api\/robot\/list/, (route) => route.fulfill(ok({ list: [pausedRobot], total: 1, page: 1, pageSize: 20, hasMore: false })));
+  await page.route(/\/order\/api\/robot\/seats/, (route) => route.fulfill(ok({ market: 'crypto', used: 1, total: 1, free: 0, accounts: [] })));
+  const at = '2026-11-22T10:00:00.000Z';
+  const order = (id: number, state: string, error: string | null) => ({
+    id, clientOrderId: `lq4242-${id}`, tag: 'grid', action: 'open', positionSide: 'long', side: 'buy', type: 'limit', amount: 0.05, price: 60000 - id * 100,
+    reduceOnly: false, state, filled: state === 'filled' ? '0.05' : '0', average: state === 'filled' ? '59900' : null, venueOrderId: null, error, createdAt: at, updatedAt: at,
+  });
+  const fill = { id: 1, clientOrderId: 'lq4242-1', fillKey: 't1', action: 'close', positionSide: 'long', qty: '0.05', price: '61000', fee: '1.2', pnl: '55.3', reason: 'takeProfit', filledAt: at };
+  const errorEvent = { id: 3, kind: 'error', message: 'robot.error.insufficientFunds', detail: { clientOrderId: 'lq4242-3', venueCode: '-2019', message: 'Margin is insufficient.' }, createdAt: at };
+  await page.route(/\/order\/api\/robot\/detail/, (route) =>
+    route.fulfill(ok({
+      ...pausedRobot,
+      params: { symbol: 'BTCUSDT', capital: 12500, leverage: 5, gridNumber: 10, gap: 0.5, side: 'long', useAiIndicator: true },
+      orders: [order(3, 'rejected', 'Margin is insufficient.'), order(2, 'open', null), order(1, 'filled', null)],
+      fills: [fill],
+      positions: [{ side: 'long', qty: 0.35, price: 61234.5, floating: -42.1, at: Date.UTC(2026, 10, 22, 23, 59) }],
+      events: [errorEvent, { id: 2, kind: 'reconciled', message: 'robot.reconciled', detail: { orders: 2 }, createdAt: at }, { id: 1, kind: 'started', message: 'robot.started', detail: { by: 'user' }, createdAt: at }],
+      error: errorEvent,
+      stop: null,
+      lastCandleAt: Date.UTC(2026, 10, 22, 23, 0),
+      heartbeatAt: at,
+    })),
+  );
+  await page.route(/\/order\/api\/robot\/fills/, (route) => route.fulfill(ok({ list: [fill], total: 1, page: 1, pageSize: 20, hasMore: false })));
+
+  await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
+  await page.reload();
+  const row = page.getByTestId('robot-row').filter({ visible: true }).first();
+  await expect(row).toHaveAttribute('data-status', 'paused');
+  await expect(row.getByTestId('robot-pause-reason')).toContainText('Insufficient funds on the account: Margin is insufficient.');
+  await expect(row.getByTestId('robot-income')).toHaveText('+1,234.57');
+  await expect(row.getByTestId('robot-continue')).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '11-list-paused-error');
+
+  await row.getByTestId('robot-open').click();
+  await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', 'paused');
+  await expect(page.getByTestId('robot-error')).toContainText('Exchange message: Margin is insufficient. (-2019)');
+  await expect(page.getByTestId('order-row')).toHaveCount(3);
+  await expect(page.getByTestId('order-error')).toContainText('Margin is insufficient.');
+  await expect(page.getByTestId('fill-row')).toHaveCount(1);
+  await expect(page.getByTestId('position-row')).toContainText('0.35');
+  await expectNoHorizontalScroll(page);
+  await shot(page, info, '12-detail-error');
 });

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { RobotDetail, RobotEvent } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { showToast } from '../../lib/toast';
+import { useIsDesktop } from '../../lib/useMedia';
 import { invalidateRobots, robotAction, ROBOT_LIST_PATH, useRobotDetail, useRobotFills, type RobotAction } from './api';
 import { periodMs, splitReason } from './model';
 import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt } from './ui';
@@ -135,11 +136,28 @@ const STATE_TONE: Record<string, string> = { filled: 'rb-status-running', open: 
 function Orders({ robot }: { robot: RobotDetail }) {
   const { t } = useTranslation('robot');
   const fmt = useFmt();
+  const isDesktop = useIsDesktop();
   return (
     <section className="card bt-card bt-wide" aria-labelledby="orders-title" data-testid="robot-orders">
       <h2 id="orders-title" className="bt-h2">{t('orders')} <span className="bt-sub num">({robot.orders.length})</span></h2>
       {!robot.orders.length ? (
         <p className="bt-sub" data-testid="no-orders">{t('noOrders')}</p>
+      ) : !isDesktop ? (
+        <ul className="rb-mini-list num">
+          {robot.orders.map((o) => (
+            <li key={o.id} data-testid="order-row" data-state={o.state}>
+              <div className="rb-mini-head">
+                <span className={`rb-side-${o.positionSide === 'short' ? 'short' : 'long'}`}>{t(`action.${o.action === 'close' ? 'close' : 'open'}`)} {t(`side.${o.positionSide === 'short' ? 'short' : 'long'}`)}</span>
+                <span className={`bt-status ${STATE_TONE[o.state] ?? 'rb-status-muted'}`}>{t(`orderState.${o.state}`, { defaultValue: o.state })}</span>
+              </div>
+              <div className="bt-sub">
+                {o.type ? t(`orderTypes.${o.type}`, { defaultValue: o.type }) : '--'}{o.reduceOnly ? ` · ${t('reduceOnly')}` : ''} · {fmt.qty(o.amount)} @ {o.price === null ? t('marketPrice') : fmt.price(o.price)} · {t('filled')} {fmt.qty(o.filled)}{o.average ? ` @ ${fmt.price(o.average)}` : ''}
+              </div>
+              <div className="bt-sub">{fmt.dateTime(o.createdAt)} · {o.clientOrderId}</div>
+              {o.error ? <div className="rb-reason" data-testid="order-error">{o.error}</div> : null}
+            </li>
+          ))}
+        </ul>
       ) : (
         <div className="bt-table-wrap">
           <table className="bt-table num">
@@ -181,7 +199,10 @@ function Orders({ robot }: { robot: RobotDetail }) {
 
 function Fills({ robot }: { robot: RobotDetail }) {
   const { t } = useTranslation('robot');
+  const { t: tc } = useTranslation();
+  const reasonOf = (r: string | null) => (r ? tc(`exitReason.${r}`, { defaultValue: r }) : '--');
   const fmt = useFmt();
+  const isDesktop = useIsDesktop();
   const [page, setPage] = useState(1);
   const fills = useRobotFills(robot.id, page, robot.status !== 'stopped');
   const data = fills.data;
@@ -195,34 +216,49 @@ function Fills({ robot }: { robot: RobotDetail }) {
         <p className="bt-sub" data-testid="no-fills">{t('noFills')}</p>
       ) : (
         <>
-          <div className="bt-table-wrap">
-            <table className="bt-table num">
-              <thead>
-                <tr>
-                  <th scope="col">{t('time')}</th>
-                  <th scope="col">{t('orderAction')}</th>
-                  <th scope="col" className="r">{t('qty')}</th>
-                  <th scope="col" className="r">{t('price')}</th>
-                  <th scope="col" className="r">{t('fee')}</th>
-                  <th scope="col" className="r">{t('pnl')}</th>
-                  <th scope="col">{t('fillReason')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.list.map((f) => (
-                  <tr key={f.id} data-testid="fill-row">
-                    <td>{fmt.dateTime(f.filledAt)}</td>
-                    <td className={`rb-side-${f.positionSide === 'short' ? 'short' : 'long'}`}>{t(`action.${f.action === 'close' ? 'close' : 'open'}`)} {t(`side.${f.positionSide === 'short' ? 'short' : 'long'}`)}</td>
-                    <td className="r">{fmt.qty(f.qty)}</td>
-                    <td className="r">{fmt.price(f.price)}</td>
-                    <td className="r">{fmt.money(f.fee)}</td>
-                    <td className={`r tone-${toneOf(f.pnl)}`}>{fmt.signed(f.pnl)}</td>
-                    <td>{f.reason ?? '--'}</td>
+          {!isDesktop ? (
+            <ul className="rb-mini-list num">
+              {data.list.map((f) => (
+                <li key={f.id} data-testid="fill-row">
+                  <div className="rb-mini-head">
+                    <span className={`rb-side-${f.positionSide === 'short' ? 'short' : 'long'}`}>{t(`action.${f.action === 'close' ? 'close' : 'open'}`)} {t(`side.${f.positionSide === 'short' ? 'short' : 'long'}`)}</span>
+                    <b className={`tone-${toneOf(f.pnl)}`}>{fmt.signed(f.pnl)}</b>
+                  </div>
+                  <div className="bt-sub">{fmt.qty(f.qty)} @ {fmt.price(f.price)} · {t('fee')} {fmt.money(f.fee)}{f.reason ? ` · ${reasonOf(f.reason)}` : ''}</div>
+                  <div className="bt-sub">{fmt.dateTime(f.filledAt)}</div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <div className="bt-table-wrap">
+              <table className="bt-table num">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('time')}</th>
+                    <th scope="col">{t('orderAction')}</th>
+                    <th scope="col" className="r">{t('qty')}</th>
+                    <th scope="col" className="r">{t('price')}</th>
+                    <th scope="col" className="r">{t('fee')}</th>
+                    <th scope="col" className="r">{t('pnl')}</th>
+                    <th scope="col">{t('fillReason')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {data.list.map((f) => (
+                    <tr key={f.id} data-testid="fill-row">
+                      <td>{fmt.dateTime(f.filledAt)}</td>
+                      <td className={`rb-side-${f.positionSide === 'short' ? 'short' : 'long'}`}>{t(`action.${f.action === 'close' ? 'close' : 'open'}`)} {t(`side.${f.positionSide === 'short' ? 'short' : 'long'}`)}</td>
+                      <td className="r">{fmt.qty(f.qty)}</td>
+                      <td className="r">{fmt.price(f.price)}</td>
+                      <td className="r">{fmt.money(f.fee)}</td>
+                      <td className={`r tone-${toneOf(f.pnl)}`}>{fmt.signed(f.pnl)}</td>
+                      <td>{reasonOf(f.reason)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
           {pages > 1 ? (
             <div className="bt-pager">
               <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} data-testid="fills-prev">{t('prev')}</Button>
