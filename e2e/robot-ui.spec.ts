@@ -221,6 +221,7 @@ const pausedRobot = {
 };
 
 test('a robot paused by an exchange error: list and detail in plain words (API fixtures)', async ({ page, request }, info) => {
+  if (info.project.name === 'phone') await page.setViewportSize({ width: 360, height: 740 });
   const mail = `robots3.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   await login(page, mail);
