@@ -105,11 +105,24 @@ function Detail({ robot, now }: { robot: RobotDetail; now: number }) {
 function Positions({ robot }: { robot: RobotDetail }) {
   const { t } = useTranslation('robot');
   const fmt = useFmt();
+  const isDesktop = useIsDesktop();
   return (
     <section className="card bt-card" aria-labelledby="pos-title" data-testid="robot-positions">
       <h2 id="pos-title" className="bt-h2">{t('positions')}</h2>
       {!robot.positions.length ? (
         <p className="bt-sub" data-testid="no-positions">{t('noPositions')}</p>
+      ) : !isDesktop ? (
+        <ul className="rb-mini-list num">
+          {robot.positions.map((p, i) => (
+            <li key={i} data-testid="position-row">
+              <div className="rb-mini-head">
+                <span className={`rb-side-${p.side}`}>{p.side === 'long' ? '▲' : '▼'} {t(`side.${p.side}`)} {fmt.qty(p.qty)}</span>
+                <Money value={p.floating} />
+              </div>
+              <div className="bt-sub">{t('lastPrice')} {fmt.price(p.price)}</div>
+            </li>
+          ))}
+        </ul>
       ) : (
         <div className="bt-table-wrap">
           <table className="bt-table num">
