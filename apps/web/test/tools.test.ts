@@ -1,5 +1,6 @@
 // Position and risk calculators (src/features/tools/calc.ts).
 import { describe, expect, it } from 'vitest';
+import { instrumentsFrom, mergeInstruments } from '../src/features/tools/instruments';
 import { floorToStep, LOCAL_INSTRUMENTS, parseInput, pipSize, pipValuePerLot, positionSize, riskFigures, type CalcInstrument } from '../src/features/tools/calc';
 
 const ins = (symbol: string) => LOCAL_INSTRUMENTS.find((i) => i.symbol === symbol) as CalcInstrument;
@@ -125,5 +126,28 @@ describe('risk: margin and liquidation', () => {
       ok: false,
       errors: ['entry', 'quantity', 'leverage', 'maintenanceMarginRate', 'extraMargin'],
     });
+  });
+});
+
+describe('instruments from the currency list', () => {
+  it('reads instrument facts, keeps the market, drops incomplete items, and fills in the local catalog', () => {
+    const data = [
+      { symbol: 'ETHUSDT', instrument: { market: 'crypto', quote: 'USDT', tickSize: 0.01, digits: 2, contractSize: 0.1, minQty: 0.01, qtyStep: 0.01, maxLeverage: 100 }, ranges: [] },
+      { symbol: 'ADAUSDT', instrument: { market: 'crypto', quote: 'USDT', tickSize: 0.0001, digits: 4, contractSize: 10, minQty: 1, qtyStep: 1, maxLeverage: 50 }, ranges: [] },
+      { symbol: 'EURUSD', instrument: { market: 'forex', quote: 'USD', tickSize: 0.00001, digits: 5, contractSize: 100_000, minQty: 0.01, qtyStep: 0.01, maxLeverage: 500 }, ranges: [] },
+      { symbol: 'BROKEN', instrument: { market: 'crypto', tickSize: 0 } },
+      'TEXT',
+    ];
+    const server = instrumentsFrom(data, 'crypto');
+    expect(server.map((i) => i.symbol)).toEqual(['ETHUSDT', 'ADAUSDT']);
+    expect(server[0]).toMatchObject({ contractSize: 0.1, maintenanceMarginRate: 0.005, maxLeverage: 100 });
+    expect(server[1].maintenanceMarginRate).toBeUndefined();
+    const merged = mergeInstruments(server, 'crypto').map((i) => i.symbol);
+    expect(merged.slice(0, 2)).toEqual(['ETHUSDT', 'ADAUSDT']);
+    expect(merged).toContain('BTCUSDT');
+    expect(merged.filter((s) => s === 'ETHUSDT')).toHaveLength(1);
+    expect(merged).not.toContain('EURUSD');
+    expect(instrumentsFrom({ list: data }, 'forex').map((i) => i.symbol)).toEqual(['EURUSD']);
+    expect(instrumentsFrom(null, 'forex')).toEqual([]);
   });
 });
