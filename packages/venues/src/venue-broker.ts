@@ -270,7 +270,8 @@ export class VenueBroker implements Broker {
   }
 
   closeAll(reason: ExitReason): void {
-    for (const p of [...this.pendingList]) this.cancel(p.tag);
+    // Pending market closes already do the job (cancelling them would leave their ticket open).
+    for (const p of [...this.pendingList]) if (p.intent.kind === 'open' || p.intent.type !== 'market') this.cancel(p.tag);
     for (const t of [...this.ticketList]) {
       this.submitClose({ kind: 'close', tag: `${t.tag}#closeAll`, ticket: t.tag, type: 'market', reason });
     }
