@@ -98,9 +98,12 @@ function timeOnce<T>(
 }
 
 /**
- * Times `runs` (the engine, its twin, its bare loop) interleaved: `warm` rounds first (a short
- * slice twice, then `warm` full runs each, so every function is optimised and its compilation no
- * longer charged to a timed run), then `repeats` rounds, each timing every function once in turn.
+ * Times `runs` (the engine, its twin, its bare loop) interleaved: warm-up first (`tiny` many times
+ * where given: the twins, single long loops, then get optimised as a whole and not only through
+ * on-stack replacement, whose code can keep a loop's doubles boxed for the rest of the process and
+ * make a twin look 2-3× slower than it is; a short slice twice; then `warm` full runs each, so the
+ * compilation is no longer charged to a timed run), then `repeats` rounds, each timing every
+ * function once in turn.
  * Reports each function's best process CPU time and best wall time. Interleaving puts the engine
  * and its twin under the same machine load (2 cores, several engineers' test runs); the best of
  * several rounds is each one's speed when not preempted. On a shared machine the wall clock mostly
@@ -110,9 +113,14 @@ function timeOnce<T>(
 function bestInterleaved<R extends unknown[]>(
   repeats: number,
   warm: number,
-  runs: { [K in keyof R]: { warm: () => unknown; run: () => R[K] } },
+  runs: { [K in keyof R]: { tiny?: () => unknown; warm: () => unknown; run: () => R[K] } },
 ): { [K in keyof R]: Timed<R[K]> } {
-  const list = runs as unknown as { warm: () => unknown; run: () => unknown }[];
+  const list = runs as unknown as {
+    tiny?: () => unknown;
+    warm: () => unknown;
+    run: () => unknown;
+  }[];
+  for (let k = 0; k < 40; k++) for (const r of list) r.tiny?.();
   for (const r of list) {
     r.warm();
     r.warm();
@@ -186,6 +194,7 @@ export function referencePair(
   const instrument = getInstrument('BTCUSDT');
   const n = candles.length;
   const warmSlice = sliceRows(candles, 0, Math.min(n, 100_000));
+  const tinySlice = sliceRows(candles, 0, Math.min(n, 3_000));
   const base: Omit<BacktestConfig, 'candles'> = { instrument, ...referenceBase };
   const run = (make: () => Strategy, c: Candles) => runBacktest(make(), { ...base, candles: c });
   const timing = (t: Timed<unknown>): PairTiming => ({
@@ -209,6 +218,13 @@ export function referencePair(
     barMs: warmSlice.intervalMs,
     high: warmSlice.high,
     low: warmSlice.low,
+  };
+  const tinyTrack = {
+    capital: base.capital,
+    time: tinySlice.time,
+    barMs: tinySlice.intervalMs,
+    high: tinySlice.high,
+    low: tinySlice.low,
   };
   if (kind === 'sma-cross') {
     const sma = { fast: 50, slow: 200, qty: 1 };
@@ -243,8 +259,16 @@ export function referencePair(
           warm: () => run(() => new SmaCrossStrategy(sma), warmSlice),
           run: () => run(() => new SmaCrossStrategy(sma), candles),
         },
-        { warm: () => smaTwin(warmSlice, warmTrack), run: () => smaTwin(candles, track) },
-        { warm: () => smaBareLoop(warmSlice), run: () => smaBareLoop(candles) },
+        {
+          tiny: () => smaTwin(tinySlice, tinyTrack),
+          warm: () => smaTwin(warmSlice, warmTrack),
+          run: () => smaTwin(candles, track),
+        },
+        {
+          tiny: () => smaBareLoop(tinySlice),
+          warm: () => smaBareLoop(warmSlice),
+          run: () => smaBareLoop(candles),
+        },
       ],
     );
     checkTwin('SMA cross', smaEngine.result, smaLoop.result);
@@ -282,8 +306,16 @@ export function referencePair(
       warm: () => run(() => new GridStrategy(grid), warmSlice),
       run: () => run(() => new GridStrategy(grid), candles),
     },
-    { warm: () => gridLoopOf(warmSlice, warmTrack), run: () => gridLoopOf(candles, track) },
-    { warm: () => gridLoopOf(warmSlice), run: () => gridLoopOf(candles) },
+    {
+      tiny: () => gridLoopOf(tinySlice, tinyTrack),
+      warm: () => gridLoopOf(warmSlice, warmTrack),
+      run: () => gridLoopOf(candles, track),
+    },
+    {
+      tiny: () => gridLoopOf(tinySlice),
+      warm: () => gridLoopOf(warmSlice),
+      run: () => gridLoopOf(candles),
+    },
   ]);
   checkTwin('grid', gridEngine.result, gridLoop.result);
   return {

@@ -232,6 +232,13 @@ export class SimulatedBroker implements Broker {
   // INDEX_FROM entries a scan of the list is cheaper than hashing a fresh tag string (most tags
   // are found at once: the strategy passes the very string object the ticket was tagged with).
   private ticketIndex: Map<string, SimTicket> | null = null;
+  /**
+   * Closed tickets and executed market orders, reused for the next ones: an object with number
+   * fields costs a heap number per field when created, while a reused one is written in place.
+   * (A strategy reads `tickets` / `pending` during a call and keeps no reference to an entry.)
+   */
+  private readonly ticketPool: SimTicket[] = [];
+  private readonly orderPool: SimOrder[] = [];
   private orderIndex: Map<string, SimOrder> | null = null;
   readonly queue: SimOrder[] = [];
   private listener: ((fill: Fill) => void) | null = null;
@@ -326,6 +333,7 @@ export class SimulatedBroker implements Broker {
     const order = this.newOrder(tag, intent, true, buy, intent.type, intent.price);
     if (intent.type === 'market' && this.inPath) {
       this.fillOpen(order, this.marketPrice(buy), false);
+      this.orderPool.push(order);
       return;
     }
     this.addOrder(order);
@@ -481,7 +489,19 @@ export class SimulatedBroker implements Broker {
       const ref = this.cur;
       taker = type === 'stop' || (Number.isFinite(ref) && (up ? ref >= level : ref <= level));
     }
-    return { tag, intent, open, buy, type, price: price ?? NaN, level, up, taker, done: false };
+    const o = this.orderPool.pop();
+    if (o === undefined) return { tag, intent, open, buy, type, price: price ?? NaN, level, up, taker, done: false };
+    o.tag = tag;
+    o.intent = intent;
+    o.open = open;
+    o.buy = buy;
+    o.type = type;
+    o.price = price ?? NaN;
+    o.level = level;
+    o.up = up;
+    o.taker = taker;
+    o.done = false;
+    return o;
   }
 
   private addOrder(o: SimOrder): void {
@@ -520,8 +540,12 @@ export class SimulatedBroker implements Broker {
         if (t) this.closeTicket(t, this.marketPrice(o.buy), false, (o.intent as CloseIntent).reason);
       }
     }
-    // pop(), not `length = 0`: setting an array's length is a call into the runtime.
-    while (queue.length > 0) queue.pop();
+    // pop(), not `length = 0`: setting an array's length is a call into the runtime. Executed (or
+    // cancelled) market orders are in no list any more: reused by the next orders.
+    while (queue.length > 0) {
+      const o = queue.pop() as SimOrder;
+      if (o.done) this.orderPool.push(o);
+    }
     this.dirty = true;
   }
 
@@ -616,22 +640,36 @@ export class SimulatedBroker implements Broker {
       );
       return;
     }
-    const t: SimTicket = {
-      tag: o.tag,
-      side: intent.side,
-      qty,
-      entryPrice: price,
-      entryTime: this.time,
-      takeProfit: intent.takeProfit ?? null,
-      stopLoss: intent.stopLoss ?? null,
-      entryFee: fee,
-      tpReason: intent.takeProfitReason ?? 'orderTakeProfit',
-      slReason: intent.stopLossReason ?? 'orderStopLoss',
-      tpLevel: NaN,
-      tpUp: false,
-      slLevel: NaN,
-      slUp: false,
-    };
+    let t = this.ticketPool.pop();
+    if (t === undefined) {
+      t = {
+        tag: o.tag,
+        side: intent.side,
+        qty,
+        entryPrice: price,
+        entryTime: this.time,
+        takeProfit: intent.takeProfit ?? null,
+        stopLoss: intent.stopLoss ?? null,
+        entryFee: fee,
+        tpReason: intent.takeProfitReason ?? 'orderTakeProfit',
+        slReason: intent.stopLossReason ?? 'orderStopLoss',
+        tpLevel: NaN,
+        tpUp: false,
+        slLevel: NaN,
+        slUp: false,
+      };
+    } else {
+      t.tag = o.tag;
+      t.side = intent.side;
+      t.qty = qty;
+      t.entryPrice = price;
+      t.entryTime = this.time;
+      t.takeProfit = intent.takeProfit ?? null;
+      t.stopLoss = intent.stopLoss ?? null;
+      t.entryFee = fee;
+      t.tpReason = intent.takeProfitReason ?? 'orderTakeProfit';
+      t.slReason = intent.stopLossReason ?? 'orderStopLoss';
+    }
     this.setTicketLevels(t);
     if (t.side === 'long') {
       this.longQty += qty;
@@ -714,6 +752,8 @@ export class SimulatedBroker implements Broker {
     num[o + 8] = (long ? 0 : 1) | (EXIT_REASONS.indexOf(reason) << 1); // side (bit 0: short) | reason << 1
     this.tradeTag.push(t.tag);
     this.emit(t.tag, t.tag, 'close', t.side, qty, price, fee, maker, gross, reason);
+    // Reused by the next fill: nothing refers to a closed ticket any more (the trigger index is dirty).
+    this.ticketPool.push(t);
   }
 
   private liquidate(): void {

@@ -166,7 +166,7 @@ function fail(st: RunState, e: unknown): void {
 }
 
 /** Input candles per call of `simulateChunk`. */
-const CHUNK = 8192;
+const CHUNK = 512;
 
 /**
  * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone, and called
@@ -253,7 +253,9 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
   let d = m[1] | 0;
   const out: Intent[] = [];
   let nextDecisionEnd = d < nd ? (lastInputIndex === null ? d : lastInputIndex[d]) : -1;
-  let nextSample = li.recordEquity ? Math.ceil(from / stride) * stride : -1;
+  // First multiple of `stride` at or after `from` (integer arithmetic: no fractional quotient).
+  const rest = from % stride;
+  let nextSample = li.recordEquity ? (rest === 0 ? from : from + stride - rest) : -1;
   let nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
   let stopped = false;
   // Broker state cache (see above).
