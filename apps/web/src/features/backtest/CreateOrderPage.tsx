@@ -89,7 +89,7 @@ export default function CreateOrderPage({ page }: { page: PageName }) {
       ) : null}
       {settled ? (
         <StrategyForm
-          key={`${strategy}:${market}`}
+          key={`${strategy}:${market}:${type}`}
           strategy={strategy}
           market={market}
           dataSource={dataSource}
