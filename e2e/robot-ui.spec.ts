@@ -71,6 +71,12 @@ test('robot list, history, market, robot form and calculators', async ({ page, r
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('accountId-error')).toBeVisible();
   await shot(page, info, '02-robot-form-account-required');
+  // The same form as a backtest (the range comes back), and back to a robot.
+  await page.getByTestId('type-backtest').click();
+  await expect(page.getByTestId('create-order')).toHaveAttribute('data-type', '0');
+  await expect(page.getByTestId('field-start')).toBeVisible();
+  await page.getByTestId('type-robot').click();
+  await expect(page.getByTestId('robot-fields')).toBeVisible();
 
   // History tab.
   await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
