@@ -169,16 +169,12 @@ function fail(st: RunState, e: unknown): void {
 const CHUNK = 512;
 
 /**
- * The hot loop, kept apart from set-up and reporting so the JIT optimises it alone, and called
- * once per chunk of `CHUNK` input candles rather than once per run. One long call per run would
- * run on V8's on-stack-replacement code, whose loop variables enter from the interpreter as tagged
- * values: every double assigned in the loop (equity, drawdown, floating extremes) would then be a
- * heap number allocated per candle. Called often, the function gets ordinary optimised code, where
- * those locals stay raw doubles in registers. The state between chunks is the checkpoint `m`.
- *
- * Per input candle: simulate the path (inline when no trigger can fire), mark to market, update
- * the metrics, and at the close of a decision candle call the strategy and execute its intents.
- * Returns true when the run stopped (liquidation, capital, halt).
+ * Runs the hot loop (`simulateChunk`) once per chunk of `CHUNK` input candles rather than once per
+ * run. One long call per run would run on V8's on-stack-replacement code, whose loop variables
+ * enter from the interpreter as tagged values: every double assigned in the loop (equity,
+ * drawdown, floating extremes) would then be a heap number allocated per candle. Called often,
+ * the function gets ordinary optimised code, where those locals stay raw doubles in registers.
+ * The state between chunks is the checkpoint `m`.
  */
 function simulate(li: LoopInput, st: RunState): void {
   const n = li.input.length;
@@ -209,10 +205,15 @@ function simulate(li: LoopInput, st: RunState): void {
 }
 
 /**
- * Candles [from, to) of the run. The metrics are locals, written through to `m` (the checkpoint)
- * whenever they change, so the checkpoint is current when a call throws (no try/catch here: an
- * exception handler makes V8 box the floating-point locals at every call that can throw;
- * `runBacktest` catches) and carries them to the next chunk.
+ * Candles [from, to) of the run, kept apart from set-up and reporting so the JIT optimises it
+ * alone. Per input candle: simulate the path (inline when no trigger can fire), mark to market,
+ * update the metrics, and at the close of a decision candle call the strategy and execute its
+ * intents. Returns true when the run stopped (liquidation, capital, halt).
+ *
+ * The metrics are locals (registers): read from the checkpoint `m` at the start, written back at
+ * the end and, when the strategy (or a fill callback, or an invalid intent) throws, in the catch
+ * that rethrows to `runBacktest`. Written through to `m` at every change instead, they cost two
+ * to three stores per candle (measured: 1.6 ms per million candles for two of them).
  *
  * The broker figures the inline path needs (trigger bounds, floating-PnL line, balance, exposure)
  * are cached in locals and re-read only after a call that can change the broker (the candle path,
