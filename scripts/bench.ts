@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web]`: engine, recommendation,
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner]`: engine, recommendation,
 // API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -171,6 +171,7 @@ await section('recommend', async () => (await import('../packages/workers/src/re
 await section('api', benchApi);
 await section('backtestApi', async () => (await import('../apps/server/src/backtest/bench')).benchBacktestApi());
 await section('web', benchWeb);
+await section('runner', async () => (await import('../apps/server/src/runner/bench')).benchRunner());
 clearInterval(trackRss);
 result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
 

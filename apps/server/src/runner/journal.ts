@@ -119,3 +119,28 @@ export async function insertFills(
     if (!ok) throw new LeaseLostError(robotId);
   }
 }
+
+/** Paper fills of many robots in one statement (the runner writes them after every robot decided). */
+export async function insertPaperFills(
+  database: DatabaseHandle,
+  owner: string,
+  fills: { robotId: number; clientOrderId: string; key: string; fill: Fill }[],
+): Promise<void> {
+  for (let k = 0; k < fills.length; k += 500) {
+    const part = fills.slice(k, k + 500);
+    const params: SqlParam[] = [owner];
+    const values: string[] = [];
+    for (const f of part) {
+      const b = params.length;
+      params.push(f.robotId, f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString());
+      values.push(`($${b + 1}::bigint, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}::numeric, $${b + 10}, $${b + 11}::timestamptz)`);
+    }
+    await database.exec(
+      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
+         select v.* from (values ${values.join(', ')}) as v(robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
+          where exists (select 1 from robots r where r.id = v.robot_id and r.lease_owner = $1)
+       on conflict (robot_id, fill_key) do nothing`,
+      params,
+    );
+  }
+}

@@ -8,7 +8,7 @@
 // crash the robot is rebuilt by replaying its steps from its first candle, then reconciled with the
 // venue (live), and only then trades again.
 import type { DatabaseHandle, RobotRow } from '@lq/db';
-import { LiveKernel, getInstrument, type Instrument, type LiveCandle, type Strategy } from '@lq/engine';
+import { LiveKernel, getInstrument, type Fill, type Instrument, type LiveCandle, type Strategy } from '@lq/engine';
 import { getStrategy, runSettings } from '@lq/strategies';
 import {
   VenueBroker,
@@ -23,7 +23,7 @@ import {
 } from '@lq/venues';
 import type { CandleFeed, Bar } from './feed';
 import { MINUTE } from './feed';
-import { DbIntentJournal, LeaseLostError, insertFills, loadFills, type StoredFillRow } from './journal';
+import { DbIntentJournal, LeaseLostError, insertPaperFills, loadFills, type StoredFillRow } from './journal';
 
 export type GateMode = 'open' | 'paused' | 'stopping';
 
@@ -128,8 +128,8 @@ export class RobotDriver {
   private market: VenueMarket | null = null;
   private readonly capital: number;
   lastReconcile: ReconcileResult | null = null;
-  /** Decision latency (ms) of each live step that made a decision (the bench reads it). */
-  decisionMs: number[] = [];
+  /** performance.now() when the last live decision was made (the bench measures from the candle's arrival). */
+  lastDecisionAt = NaN;
 
   constructor(
     readonly row: DriverRow,
@@ -297,7 +297,6 @@ export class RobotDriver {
         this.applyGate(want);
       }
     }
-    const started = replay ? 0 : performance.now();
     let decided = false;
     const before: LiveCandle[] = [];
     const after: LiveCandle[] = [];
@@ -309,8 +308,7 @@ export class RobotDriver {
       decided = before.length + after.length > 0;
       this.cursor = t;
       if (!replay) {
-        await this.bookPaperFills();
-        if (decided) this.decisionMs.push(performance.now() - started);
+        if (decided) this.lastDecisionAt = performance.now();
       } else this.kernel.fills.length = 0;
       if (r !== null && this.gate !== 'stopping') await this.finish(`halted: ${r}`, replay);
       else if (this.gate === 'stopping' && p.broker.tickets.length === 0 && p.broker.pending.length === 0) await this.finish(null, replay);
@@ -326,7 +324,7 @@ export class RobotDriver {
     for (const d of before) this.kernel.onCandle(d);
     for (const d of after) this.kernel.onCandle(d);
     decided = before.length + after.length > 0;
-    if (decided && !replay) this.decisionMs.push(performance.now() - started);
+    if (decided && !replay) this.lastDecisionAt = performance.now();
     await broker.flush();
     this.kernel.fills.length = 0;
     this.cursor = t;
@@ -347,12 +345,13 @@ export class RobotDriver {
     if (rows.length === 0) throw new LeaseLostError(this.id);
   }
 
-  private async bookPaperFills(): Promise<void> {
+  /** Paper fills of the steps since the last call, for the runner's batched write (after every decision). */
+  takePaperFills(): { robotId: number; clientOrderId: string; key: string; fill: Fill }[] {
     const fills = this.kernel.fills;
-    if (fills.length === 0) return;
-    const rows = fills.map((f) => ({ clientOrderId: clientOrderId(String(this.id), f.tag, f.action), key: `p:${f.ticket}:${f.action}`, fill: f }));
+    if (fills.length === 0) return [];
+    const rows = fills.map((f) => ({ robotId: this.id, clientOrderId: clientOrderId(String(this.id), f.tag, f.action), key: `p:${f.ticket}:${f.action}`, fill: f }));
     fills.length = 0;
-    await insertFills(this.o.database, this.id, rows, this.o.owner);
+    return rows;
   }
 
   /** A venue refusal the runner cannot retry: pause with the reason (key + the venue's message). */
@@ -375,6 +374,8 @@ export class RobotDriver {
     if (replay) return;
     const halt = this.kernel.haltReason;
     const stopReason = reason ?? (halt !== null ? `halted: ${halt}` : null);
+    // The last paper fills (closing out) are written before the lease is given back.
+    if (this.paper) await insertPaperFills(this.o.database, this.o.owner, this.takePaperFills());
     await this.o.database.exec(
       `update robots set status = 'stopped', stopped_at = now(), stop_reason = coalesce(stop_reason, $3), lease_owner = null, lease_until = null, updated_at = now()
         where id = $1 and lease_owner = $2`,

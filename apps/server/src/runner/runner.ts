@@ -8,7 +8,7 @@ import type { Venue } from '@lq/venues';
 import { ccxtVenueId, venueOrigin } from '../accounts/credentials';
 import type { Config } from '../config';
 import { CandleFeed, VenueCandleSource, type CandleSource } from './feed';
-import { LeaseLostError } from './journal';
+import { LeaseLostError, insertPaperFills } from './journal';
 import { acquireLeases, releaseLeases, renewLeases } from './lease';
 import { RobotDriver, type DriverRow, type StepReport } from './robot';
 import { createVenue } from './venues';
@@ -48,6 +48,8 @@ export class Runner {
   private stopped = false;
   /** Steps taken (all robots), for tests and the log. */
   steps = 0;
+  /** performance.now() when the last tick had polled its feeds (new candles in memory). */
+  polledAt = NaN;
 
   constructor(private readonly o: RunnerOptions) {}
 
@@ -173,6 +175,7 @@ export class Runner {
     const used = new Set<CandleFeed>();
     for (const h of this.held.values()) if (h.driver) used.add(this.feedFor(h.driver.row.exchange, h.driver.row.symbol));
     await Promise.all([...used].map((f) => f.poll()));
+    this.polledAt = performance.now();
     // Step the robots (concurrently: one slow venue does not hold the others).
     const reports: [number, StepReport][] = [];
     await Promise.all(
@@ -201,6 +204,9 @@ export class Runner {
         }
       }),
     );
+    // Paper fills after every decision was made: one batched write.
+    const paperFills = [...this.held.values()].flatMap((h) => (h.driver?.mode === 'paper' ? h.driver.takePaperFills() : []));
+    await insertPaperFills(this.o.database, this.owner, paperFills);
     await this.writeReports(reports);
   }
 
