@@ -16,7 +16,10 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  const runner = runsRunner(config.ROLE) ? startRunner(app.database, config, app.log) : null;
+  // Forex robots (exchange mt5) get their candles from the users' terminals through the bridge.
+  const runner = runsRunner(config.ROLE)
+    ? startRunner(app.database, config, app.log, { candleSource: (source, symbol) => (source === 'mt5' ? app.bridge.candleSource(symbol) : undefined) })
+    : null;
   if (runsApi(config.ROLE)) {
     await app.listen({ port: config.PORT, host: config.HOST });
   }

@@ -23,8 +23,8 @@ export interface RunnerOptions {
   database: DatabaseHandle;
   config: Config;
   log: RunnerLog;
-  /** Candle source of a (source, symbol) series; default: the venue's public klines at its configured origin. */
-  candleSource?: (source: string, symbol: string) => CandleSource;
+  /** Candle source of a (source, symbol) series (undefined: the default, the venue's public klines at its configured origin). */
+  candleSource?: (source: string, symbol: string) => CandleSource | undefined;
   /** Venue of an account; default: createVenue (ccxt with the account's credentials, or a registered factory). */
   venue?: (accountId: number, exchange: string) => Promise<Venue>;
 }
@@ -115,9 +115,12 @@ export class Runner {
     const k = `${source}:${symbol}`;
     let f = this.feeds.get(k);
     if (!f) {
-      const src =
-        this.o.candleSource?.(source, symbol) ??
-        new VenueCandleSource(ccxtVenueId(source as 'binance' | 'okx'), symbol, venueOrigin(this.cfg, source), this.cfg.RUNNER_CCXT_THROTTLE);
+      const custom = this.o.candleSource?.(source, symbol);
+      const src: CandleSource =
+        custom ??
+        (source === 'binance' || source === 'okx'
+          ? new VenueCandleSource(ccxtVenueId(source), symbol, venueOrigin(this.cfg, source), this.cfg.RUNNER_CCXT_THROTTLE)
+          : { fetchClosed: () => Promise.reject(new Error(`no candle source for ${source}`)) });
       f = new CandleFeed(this.o.database, { source, symbol, timeframe: '1m' }, src);
       this.feeds.set(k, f);
     }
