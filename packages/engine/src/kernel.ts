@@ -241,12 +241,9 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
   const curveEquity = st.curveEquity;
   const m = st.checkpoint;
   // Typed-array loads: raw doubles, whatever V8 knows about the caller.
-  let equity = m[2];
   let peak = m[3];
-  let peakTime = m[4];
   let maxDrawdown = m[5];
   let drawdownAmount = m[6];
-  let longestDrawdownMs = m[7];
   let exposedBars = m[8] | 0;
   let maxFloatingProfit = m[9];
   let maxFloatingLoss = m[10];
@@ -271,14 +268,16 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
     for (let i = from; i < to; i++) {
       const t = time[i];
       if (t >= nextPeriod) {
-        if (t >= periods.dayEnd) periods.onDay(t, equity);
-        if (t >= periods.monthEnd) periods.onMonth(t, equity);
+        // The equity at the previous candle's close.
+        if (t >= periods.dayEnd) periods.onDay(t, m[2]);
+        if (t >= periods.monthEnd) periods.onMonth(t, m[2]);
         nextPeriod = periods.dayEnd < periods.monthEnd ? periods.dayEnd : periods.monthEnd;
       }
       const h = high[i];
       const l = low[i];
       const c = close[i];
       let exposed: boolean;
+      let equity: number;
       let halted = false;
       let changed = false;
       if (h < upMin && l > downMax) {
@@ -329,15 +328,19 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
       }
       bars++;
       if (exposed) exposedBars++;
+      // Equity and the time of the last peak go through the checkpoint array, not loop-carried
+      // locals: on V8's on-stack-replacement code (which the engine can end up on, see `simulate`)
+      // a double assigned to a loop-carried local at every candle is a heap number per candle.
+      m[2] = equity;
       if (equity >= peak) {
-        peak = equity;
-        peakTime = t;
+        if (equity > peak) peak = equity;
+        m[4] = t;
       } else {
         const amount = peak - equity;
         if (amount > drawdownAmount) drawdownAmount = amount;
         if (amount > maxDrawdown * peak) maxDrawdown = amount / peak;
-        const under = t + barMs - peakTime;
-        if (under > longestDrawdownMs) longestDrawdownMs = under;
+        const under = t + barMs - m[4];
+        if (under > m[7]) m[7] = under;
       }
       if (i === nextSample) {
         nextSample += stride;
@@ -382,12 +385,9 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
     // The metrics as they were when the strategy (or a fill callback) threw, for the report.
     m[0] = bars;
     m[1] = d;
-    m[2] = equity;
     m[3] = peak;
-    m[4] = peakTime;
     m[5] = maxDrawdown;
     m[6] = drawdownAmount;
-    m[7] = longestDrawdownMs;
     m[8] = exposedBars;
     m[9] = maxFloatingProfit;
     m[10] = maxFloatingLoss;
@@ -395,12 +395,9 @@ function simulateChunk(li: LoopInput, st: RunState, from: number, to: number): b
   }
   m[0] = bars;
   m[1] = d;
-  m[2] = equity;
   m[3] = peak;
-  m[4] = peakTime;
   m[5] = maxDrawdown;
   m[6] = drawdownAmount;
-  m[7] = longestDrawdownMs;
   m[8] = exposedBars;
   m[9] = maxFloatingProfit;
   m[10] = maxFloatingLoss;
