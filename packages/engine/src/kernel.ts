@@ -165,8 +165,8 @@ function fail(st: RunState, e: unknown): void {
   st.statusReason = `strategy error: ${(e as Error).message}`;
 }
 
-/** Input candles per call of `simulateChunk`. */
-const CHUNK = 512;
+/** Input candles per call of `simulateChunk` (about 250 calls per million candles: enough for V8 to optimise it as a function; few enough that it rarely falls back to on-stack replacement, whose entry costs microseconds per call). */
+const CHUNK = 4096;
 
 /**
  * Runs the hot loop (`simulateChunk`) once per chunk of `CHUNK` input candles rather than once per
