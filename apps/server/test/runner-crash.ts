@@ -97,8 +97,13 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   // The next runner is started while the current one runs (a standby: it loads, then waits for the
   // data directory or the lease), so a restart costs opening the database, not booting Node.
   let standby: ChildProcess | null = null;
-  const spawnRunner = (): ChildProcess =>
-    spawn(process.execPath, ['--import', 'tsx', 'src/runner/main.ts'], { cwd: serverDir, env: { ...process.env, ...env }, stdio: 'ignore' });
+  const loaded = new WeakSet<ChildProcess>();
+  const spawnRunner = (): ChildProcess => {
+    const c = spawn(process.execPath, ['--import', 'tsx', 'src/runner/main.ts'], { cwd: serverDir, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    // Its first line says the modules are loaded (it then waits for the data directory or a lease).
+    c.stdout?.on('data', () => loaded.add(c));
+    return c;
+  };
   try {
     for (let k = 0; k < o.kills; k++) {
       const mark = fake.journal.length;
@@ -113,7 +118,11 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
       // Up: the child reads the venue (reconcile / candles).
       while (fake.journal.length === mark && Date.now() - since < 60_000) await sleep(20);
       const up = Date.now() - since;
-      if (k + 1 < o.kills) standby = spawnRunner();
+      if (k + 1 < o.kills) {
+        standby = spawnRunner();
+        // Loaded before the current runner dies (else every restart costs a Node boot).
+        for (let w = 0; w < 1500 && !loaded.has(standby); w++) await sleep(10);
+      }
       // Move the market until an order is placed, then kill at a random point of its flight.
       let post = -1;
       for (let step = 0; step < 400 && post < 0; step++) {

@@ -6,6 +6,11 @@ import { loadConfig } from '../config';
 import { startRunner } from './index';
 
 const config = loadConfig();
+const quiet = config.LOG_LEVEL === 'silent';
+const line = (level: string) => (o: unknown, m?: string) => {
+  if (!quiet) process.stdout.write(`${JSON.stringify({ level, msg: m, ...(typeof o === 'object' && o !== null ? o : { value: o }) }, (_k, v: unknown) => (v instanceof Error ? v.message : v))}\n`);
+};
+line('info')({ pid: process.pid }, 'runner process loaded');
 // A standby runner on an embedded database waits for the data directory to be free (its owner
 // stopped or died), then takes over the robots whose leases expired.
 let database: DatabaseHandle;
@@ -18,10 +23,6 @@ for (;;) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const quiet = config.LOG_LEVEL === 'silent';
-const line = (level: string) => (o: unknown, m?: string) => {
-  if (!quiet) process.stdout.write(`${JSON.stringify({ level, msg: m, ...(typeof o === 'object' && o !== null ? o : { value: o }) }, (_k, v: unknown) => (v instanceof Error ? v.message : v))}\n`);
-};
 const runner = startRunner(database, config, { info: line('info'), warn: line('warn'), error: line('error') });
 let stopping = false;
 const stop = async (): Promise<void> => {
