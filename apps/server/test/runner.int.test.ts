@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getInstrument, runBacktest, sliceByTime } from '@lq/engine';
 import { getStrategy, runSettings } from '@lq/strategies';
-import { FakeBinance } from '@lq/venues/fake';
+import { FakeBinance, FakeOkx } from '@lq/venues/fake';
 import { Runner } from '../src/runner';
 import { startTestApp, type TestApp } from './helpers';
 import { T0, gridParams, settled, robotRow, seedAccount, seedRobot, waveCandles } from './runner-helpers';
@@ -12,18 +12,22 @@ import { T0, gridParams, settled, robotRow, seedAccount, seedRobot, waveCandles 
 const silent = process.env.RUNNER_TEST_LOG ? { info: console.log, warn: console.log, error: console.log } : { info() {}, warn() {}, error() {} };
 const candles = waveCandles(4000);
 let fake: FakeBinance;
+let okx: FakeOkx;
 let t: TestApp;
 
 beforeAll(async () => {
   fake = new FakeBinance({ candles: { BTCUSDT: candles } });
+  okx = new FakeOkx({ candles: { BTCUSDT: candles } });
   const origin = await fake.listen();
+  const okxOrigin = await okx.listen();
   t = await startTestApp({
-    env: { EXCHANGE_BINANCE_URL: origin, RUNNER_RESOLVE_WINDOW_MS: '300', RUNNER_VENUE_TIMEOUT_MS: '600', RUNNER_LEASE_MS: '60000', RUNNER_CCXT_THROTTLE: 'false' },
+    env: { EXCHANGE_BINANCE_URL: origin, EXCHANGE_OKX_URL: okxOrigin, RUNNER_RESOLVE_WINDOW_MS: '300', RUNNER_VENUE_TIMEOUT_MS: '600', RUNNER_LEASE_MS: '60000', RUNNER_CCXT_THROTTLE: 'false' },
   });
 });
 afterAll(async () => {
   await t?.close();
   await fake?.close();
+  await okx?.close();
 });
 
 /** A fresh fake account whose market clock goes on from where it was (the candle store keeps the series). */
@@ -170,6 +174,27 @@ describe('robot runner on the fake exchange', () => {
       report.fills.map((f) => [f.action, f.price, f.qty, f.time]),
     );
     expect(Number(row.income)).toBeCloseTo(report.realisedPnl - report.totalFees, 4);
+    await runner.stop();
+  });
+
+  it('a live grid robot on OKX (contract amounts, ids-only create answers) trades; ledger = venue', async () => {
+    await stopOthers();
+    okx.seed({ balance: 10_000, timeMs: T0 + (Math.ceil((okx.timeMs - T0) / (90 * 60_000) + 1) * 90 + 18) * 60_000 });
+    const owner = await seedAccount(t.database, t.config, 'okx');
+    const id = await seedRobot(t.database, owner);
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const step = async () => {
+      okx.advance(60_000);
+      await runner.tick();
+    };
+    for (let i = 0; i < 150; i++) await step();
+    const s = await settled(t.database, okx, id, step);
+    expect(s.fills).toBeGreaterThan(4);
+    expect(s.duplicates).toEqual([]);
+    expect(s.unjournalled).toEqual([]);
+    expect(s.mismatched).toEqual([]);
+    expect(s.ledgerCoins).toBeCloseTo(s.venueCoins, 9);
+    expect(okx.journal.some((j) => j.path === '/api/v5/market/history-candles' || j.path === '/api/v5/market/candles')).toBe(true);
     await runner.stop();
   });
 });
