@@ -31,8 +31,13 @@ import { parseStrict, runMain, toJson } from './args';
 export interface BenchEngineOptions {
   readonly log?: (...parts: unknown[]) => void;
   readonly dataPath?: string;
-  /** Timed repetitions per strategy; the best is reported (default 7). */
+  /** Timed repetitions per registry strategy; the best is reported (default 7). */
   readonly repeats?: number;
+  /**
+   * Timed rounds of each reference pair (default 15; a round is a few tens of ms): on a shared
+   * machine single runs vary by ±30 %, and the best of more rounds is steadier for both sides.
+   */
+  readonly referenceRepeats?: number;
   /** Untimed full runs of each function before the timed ones (default 3): JIT compilation done. */
   readonly warmRuns?: number;
   /** Time each reference pair in a worker thread of its own (default true). */
@@ -366,6 +371,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
   const log = options.log ?? (() => {});
   const repeats = options.repeats ?? 7;
   const warmRuns = options.warmRuns ?? 3;
+  const referenceRepeats = options.referenceRepeats ?? 15;
   const dataPath = options.dataPath ?? defaultData();
   let peakRss = process.memoryUsage().rss;
   // Also yields to the event loop so a caller's own memory sampler gets to run between runs.
@@ -412,8 +418,8 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
   for (const kind of ['sma-cross', 'grid'] as const) {
     const pair =
       options.isolate === false
-        ? referencePair(kind, candles, repeats, warmRuns)
-        : await referencePairInWorker(kind, candles, repeats, warmRuns);
+        ? referencePair(kind, candles, referenceRepeats, warmRuns)
+        : await referencePairInWorker(kind, candles, referenceRepeats, warmRuns);
     const { engine: eng, twin: loop, bare, params } = pair;
     const name = `reference:${kind}`;
     const figure: StrategyFigure = {
@@ -483,7 +489,7 @@ export async function benchEngine(options: BenchEngineOptions = {}): Promise<Ben
     loadSeconds: Math.round(loadSeconds * 1000) / 1000,
     parseSeconds: Math.round(cold.seconds * 1000) / 1000,
     rows: n,
-    timing: `best of ${repeats} runs after ${warmRuns} full warm-up runs, engine and twins interleaved; candlesPerSecond from process CPU time, wall* from wall-clock time`,
+    timing: `references: best of ${referenceRepeats} rounds after ${warmRuns} full warm-up runs, engine and twins interleaved, each pair in its own worker thread; registry strategies: best of ${repeats} runs; candlesPerSecond from process CPU time, wall* from wall-clock time`,
     strategies: figures,
     peakRssMB: Math.round(peakRss / 2 ** 20),
   };
