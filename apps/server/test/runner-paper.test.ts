@@ -25,7 +25,7 @@ describe.skipIf(!existsSync(file))('paper robot = backtest (real strategies)', (
       const def = getStrategy(type);
       const params = def.schema.parse({ ...def.defaults(inst, { capital: 20_000, price: 60_000 }), ...over });
       const s = runSettings(params, inst);
-      const report = runBacktest(def.create(params as never, inst), {
+      const report = runBacktest(def.create(params, inst), {
         instrument: inst,
         candles: candles!,
         intervalMs: s.intervalMs,
@@ -35,7 +35,7 @@ describe.skipIf(!existsSync(file))('paper robot = backtest (real strategies)', (
         takerFee: s.takerFee,
       });
       const paper = createPaperRobot({
-        strategy: def.create(params as never, inst),
+        strategy: def.create(params, inst),
         instrument: inst,
         capital: s.capital,
         leverage: s.leverage,
