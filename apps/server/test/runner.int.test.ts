@@ -174,6 +174,16 @@ describe('robot runner on the fake exchange', () => {
       report.fills.map((f) => [f.action, f.price, f.qty, f.time]),
     );
     expect(Number(row.income)).toBeCloseTo(report.realisedPnl - report.totalFees, 4);
+    // Stop: the paper position is closed at the next candle's open, then stopped.
+    await t.database.exec(`update robots set status = 'stopping' where id = $1`, [id]);
+    await runner.heartbeat();
+    await minutes(runner, 2);
+    expect((await robotRow(t.database, id)).status).toBe('stopped');
+    const net = await t.database.exec<{ n: string }>(
+      `select coalesce(sum(case when (action = 'open') = (position_side = 'long') then qty else -qty end), 0) as n from robot_fills where robot_id = $1`,
+      [id],
+    );
+    expect(Number(net[0].n)).toBe(0);
     await runner.stop();
   });
 
