@@ -20,7 +20,7 @@ beforeAll(async () => {
       EXCHANGE_BINANCE_URL: origin,
       RUNNER_RESOLVE_WINDOW_MS: '300',
       RUNNER_VENUE_TIMEOUT_MS: '400',
-      RUNNER_LEASE_MS: '1500',
+      RUNNER_LEASE_MS: '3000',
       RUNNER_CCXT_THROTTLE: 'false',
     },
   });
