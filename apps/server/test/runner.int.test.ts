@@ -138,6 +138,23 @@ describe('robot runner on the fake exchange', () => {
     await runner.stop();
   });
 
+  it('a key the venue refuses (authentication) pauses the robot with the reason', async () => {
+    await stopOthers();
+    freshFake();
+    const owner = await seedAccount(t.database, t.config, 'binance', { apiKey: 'fake-key', secret: 'not-the-secret' });
+    const id = await seedRobot(t.database, owner);
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 2);
+    const row = await robotRow(t.database, id);
+    expect(row.status).toBe('paused');
+    expect(row.pause_reason).toMatch(/^authentication: /);
+    expect(row.pause_reason).not.toContain('not-the-secret');
+    const ev = await events(id);
+    expect(ev.find((e) => e.kind === 'error')).toMatchObject({ message: 'robot.error.authentication', detail: expect.objectContaining({ venueCode: '-1022' }) });
+    await runner.stop();
+  });
+
   it('a paper robot on the venue candles books exactly the backtest fills', async () => {
     await stopOthers();
     freshFake();

@@ -4,13 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DatabaseHandle, SqlParam } from '@lq/db';
-import type { Venue } from '@lq/venues';
+import { VenueError, type Venue } from '@lq/venues';
 import { ccxtVenueId, venueOrigin } from '../accounts/credentials';
 import type { Config } from '../config';
 import { CandleFeed, VenueCandleSource, type CandleSource } from './feed';
 import { LeaseLostError, insertPaperFills } from './journal';
 import { acquireLeases, releaseLeases, renewLeases } from './lease';
-import { RobotDriver, type DriverRow, type StepReport } from './robot';
+import { RobotDriver, reasonKey, type DriverRow, type StepReport } from './robot';
 import { createVenue } from './venues';
 
 export interface RunnerLog {
@@ -219,11 +219,28 @@ export class Runner {
       this.o.log.warn({ robot: id }, 'runner: lease lost');
       return;
     }
+    // The account cannot be used (key revoked, permissions): retrying cannot fix it — pause with the reason.
+    if (e instanceof VenueError && e.action === 'stop') void this.pauseForError(id, e).catch(() => undefined);
     // Rebuilt from the database (replay + reconcile) after a pause: never continue a half step.
     h.driver = null;
     h.failures++;
     h.retryAt = Date.now() + Math.min(30_000, 250 * 2 ** Math.min(h.failures, 7));
     this.o.log.warn({ robot: id, err: e instanceof Error ? e.message : String(e) }, 'runner: robot step failed; rebuilding');
+  }
+
+  private async pauseForError(id: number, e: VenueError): Promise<void> {
+    const key = reasonKey(e);
+    const rows = await this.o.database.exec(
+      `update robots set status = 'paused', pause_reason = $3, updated_at = now() where id = $1 and lease_owner = $2 and status = 'running' returning id`,
+      [id, this.owner, `${key}: ${e.message}`.slice(0, 500)],
+    );
+    if (rows.length === 0) return;
+    await this.o.database.exec(`insert into robot_events (robot_id, kind, message, detail) values ($1, 'error', $2, $3::jsonb)`, [
+      id,
+      `robot.error.${key}`,
+      JSON.stringify({ venueCode: e.venueCode, message: e.message }),
+    ]);
+    this.o.log.warn({ robot: id, reason: key }, 'runner: robot paused');
   }
 
   private async writeReports(reports: [number, StepReport][]): Promise<void> {
