@@ -391,7 +391,7 @@ export const robots = pgTable(
     income: numeric('income', { precision: 24, scale: 8 }).notNull().default('0'),
     /** Latest mark-to-market figures the runner saw {equity, floating, position, price, at}. */
     live: jsonb('live'),
-    /** Open time (ms) of the last decision candle the strategy has seen. */
+    /** Open time (ms) of the last 1m input candle whose step the runner started (written ahead; a restart replays up to it). */
     lastCandleAt: bigint('last_candle_at', { mode: 'number' }),
     sourceBacktestId: bigint('source_backtest_id', { mode: 'number' }),
     leaseOwner: text('lease_owner'),
