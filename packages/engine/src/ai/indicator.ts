@@ -45,7 +45,7 @@ export interface AiResult {
   readonly firstPredictionIndex: number;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+export const WEEK_MS = 7 * 86_400_000;
 
 export const DEFAULT_AI_OPTIONS = {
   horizon: 12,
@@ -113,7 +113,7 @@ export function computeAiSignal(candles: Candles, options: AiOptions = {}): AiRe
  * The library's one-vs-all `train` fits one classifier per class, i.e. the same binary problem twice;
  * loading a one-class model gives its binary logistic regression alone, whose score is P(label = 1).
  */
-function binaryClassifier(numSteps: number, learningRate: number) {
+export function binaryClassifier(numSteps: number, learningRate: number) {
   const model = LogisticRegression.load({
     name: 'LogisticRegression',
     numSteps,
@@ -125,7 +125,7 @@ function binaryClassifier(numSteps: number, learningRate: number) {
 }
 
 /** Rows from..to inclusive, or a seeded stratified sample of `max` of them. */
-function sampleRows(from: number, to: number, max: number, seed: number): number[] {
+export function sampleRows(from: number, to: number, max: number, seed: number): number[] {
   const count = to - from + 1;
   if (count <= max) return Array.from({ length: count }, (_, j) => from + j);
   const random = mulberry32(seed);
@@ -133,7 +133,7 @@ function sampleRows(from: number, to: number, max: number, seed: number): number
   return Array.from({ length: max }, (_, j) => from + Math.floor((j + random()) * stride));
 }
 
-function standardization(features: Float64Array, rows: readonly number[], mean: Float64Array, scale: Float64Array): void {
+export function standardization(features: Float64Array, rows: readonly number[], mean: Float64Array, scale: Float64Array): void {
   const k = FEATURE_COUNT;
   mean.fill(0);
   scale.fill(0);
@@ -152,7 +152,7 @@ function standardization(features: Float64Array, rows: readonly number[], mean: 
 }
 
 /** Standardized features plus a constant 1 (the library fits no intercept of its own). */
-function fillRow(m: Matrix, j: number, features: Float64Array, r: number, mean: Float64Array, scale: Float64Array): void {
+export function fillRow(m: Matrix, j: number, features: Float64Array, r: number, mean: Float64Array, scale: Float64Array): void {
   const k = FEATURE_COUNT;
   for (let f = 0; f < k; f++) m.set(j, f, (features[r * k + f] - mean[f]) * scale[f]);
   m.set(j, k, 1);
