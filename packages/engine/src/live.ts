@@ -85,6 +85,18 @@ export interface LiveKernelOptions {
 }
 
 /**
+ * An AI signal computed as the decision candles arrive (the engine's `AiStream`, kept out of this
+ * module's imports): the kernel pushes each decision candle before the strategy sees it.
+ */
+export interface LiveAiSource {
+  /** Rows pushed so far (warm-up history before the robot's first decision candle). */
+  readonly length: number;
+  push(c: LiveCandle): number;
+  /** The signal indexed from row `origin` (the kernel's decision index 0). */
+  view(origin: number): AiSignal;
+}
+
+/**
  * Money figures of the view. With a SimulatedBroker they come from the broker (exactly as in a
  * backtest); with any other broker from the fills the kernel saw (realised PnL − fees) and the open
  * tickets marked at the decision close.
@@ -99,7 +111,7 @@ class LiveView implements StrategyView {
     readonly candles: GrowingCandles,
     readonly instrument: Instrument,
     readonly leverage: number,
-    readonly ai: AiSignal | null,
+    public ai: AiSignal | null,
     readonly utcOffsetMinutes: number,
     readonly capital: number,
   ) {}
@@ -166,6 +178,7 @@ export class LiveKernel {
   dropped = 0;
   /** When false, candles and fills still reach the strategy but its intents are dropped (paused robot). */
   gate = true;
+  private aiSource: LiveAiSource | null = null;
 
   constructor(o: LiveKernelOptions) {
     this.strategy = o.strategy;
@@ -199,6 +212,16 @@ export class LiveKernel {
       }
       this.execute(out);
     });
+  }
+
+  /**
+   * Computes the AI signal from the decision candles as they come (before the first candle): the
+   * source's rows so far are warm-up history; the kernel's decision i is its row length + i.
+   */
+  attachAi(source: LiveAiSource): void {
+    if (this.candles.length > 0) throw new Error('attachAi: the kernel already has candles');
+    this.aiSource = source;
+    this.view.ai = source.view(source.length);
   }
 
   /** Decision candles seen so far. */
@@ -246,6 +269,7 @@ export class LiveKernel {
   onCandle(c: LiveCandle): string | null {
     if (this.haltReason !== null) return this.haltReason;
     const i = this.candles.push(c.time, c.open, c.high, c.low, c.close, c.volume);
+    this.aiSource?.push(c);
     const v = this.view;
     v.index = i;
     const b = this.broker;

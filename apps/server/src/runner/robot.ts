@@ -9,7 +9,7 @@
 // venue (live), and only then trades again.
 import type { DatabaseHandle, RobotRow } from '@lq/db';
 import { LiveKernel, getInstrument, type Fill, type Instrument, type LiveCandle, type Strategy } from '@lq/engine';
-import { getStrategy, runSettings } from '@lq/strategies';
+import { getStrategy, needsAi, runSettings, type SideModeName } from '@lq/strategies';
 import {
   VenueBroker,
   VenueRejectedError,
@@ -21,11 +21,24 @@ import {
   type VenueError,
   type VenueMarket,
 } from '@lq/venues';
+import { AiStream } from '../../../../packages/engine/src/ai/index';
 import type { CandleFeed, Bar } from './feed';
 import { MINUTE } from './feed';
 import { DbIntentJournal, LeaseLostError, insertPaperFills, loadFills, type StoredFillRow } from './journal';
 
 export type GateMode = 'open' | 'paused' | 'stopping';
+
+const DAY = 86_400_000;
+
+/**
+ * Warm-up history of an AI robot's signal: the decision candles of the store in the window before the
+ * robot's first decision candle — 90 days, or 600 decision bars when that is longer (the model's
+ * first fit needs 50 + 500 + 12 bars), at most one year. A function of the interval only, so a
+ * replay after a restart seeds the same candles.
+ */
+export function aiWarmupMs(intervalMs: number): number {
+  return Math.min(365 * DAY, Math.max(90 * DAY, 600 * intervalMs));
+}
 
 /** The robot columns a driver needs, with its account's exchange. */
 export type DriverRow = Pick<RobotRow, 'id' | 'mode' | 'status' | 'strategy' | 'symbol' | 'params' | 'capital' | 'leverage' | 'accountId' | 'lastCandleAt'> & {
@@ -88,6 +101,10 @@ class Resampler {
     this.open = true;
     if (this.bucketOf(b.time + MINUTE) !== bucket) after.push(this.take());
   }
+  /** The bucket still open (its last minute missing), decided now. */
+  flush(out: LiveCandle[]): void {
+    if (this.open) out.push(this.take());
+  }
 }
 
 interface GateEvent {
@@ -142,9 +159,10 @@ export class RobotDriver {
     this.capital = Number(row.capital);
   }
 
-  private buildStrategy(): { intervalMs: number; utcOffsetMinutes: number; makerFee: number; takerFee: number; spreadPoints: number | undefined; leverage: number } {
+  private buildStrategy(): { intervalMs: number; utcOffsetMinutes: number; makerFee: number; takerFee: number; spreadPoints: number | undefined; leverage: number; ai: boolean } {
     const def = getStrategy(this.row.strategy);
     const params = def.schema.parse(this.row.params);
+    const p = params as Record<string, unknown>;
     this.strategy = def.create(params, this.instrument);
     const s = runSettings(params, this.instrument);
     return {
@@ -154,7 +172,28 @@ export class RobotDriver {
       takerFee: s.takerFee,
       spreadPoints: s.spreadPoints,
       leverage: this.row.leverage,
+      ai: needsAi({ side: p.side as SideModeName, useAiIndicator: p.useAiIndicator === true }),
     };
+  }
+
+  /**
+   * AI robots: the AI signal is computed as the decision candles come (AiStream, equal to the
+   * backtest's computeAiSignal), seeded with the decision candles of the store in the
+   * `aiWarmupMs` window before the bucket of the robot's first candle. The strategy sees only its
+   * own candles; the signal is aligned with its decision index. Same fromMs + same stored candles
+   * → the same signals on every replay.
+   */
+  private async seedAi(intervalMs: number, offsetMs: number): Promise<void> {
+    const bucketOf = (t: number) => Math.floor((t - offsetMs) / intervalMs) * intervalMs + offsetMs;
+    const end = bucketOf(this.fromMs);
+    const bars = await this.o.feed.range(bucketOf(end - aiWarmupMs(intervalMs)), end);
+    const resampler = new Resampler(intervalMs, offsetMs);
+    const decisions: LiveCandle[] = [];
+    for (const b of bars) resampler.push(b, decisions, decisions);
+    resampler.flush(decisions);
+    const stream = new AiStream(intervalMs, { seed: 1 });
+    for (const d of decisions) stream.push(d);
+    this.kernel.attachAi(stream);
   }
 
   /** Builds the robot and replays its history; a live robot then reconciles (`reconcileStep`). */
@@ -226,11 +265,13 @@ export class RobotDriver {
       if (newest === null) throw new Error('feed not ready');
       this.fromMs = newest + MINUTE;
       await this.event('runner', 'robot.runner.started', { fromMs: this.fromMs });
+      if (s.ai) await this.seedAi(s.intervalMs, offsetMs);
       this.cursor = this.fromMs - MINUTE;
       this.phase = this.mode === 'live' ? 'reconciling' : 'live';
       return;
     }
     // Replay the steps already taken (the last one possibly interrupted).
+    if (s.ai) await this.seedAi(s.intervalMs, offsetMs);
     this.cursor = this.fromMs - MINUTE;
     const last = this.row.lastCandleAt;
     if (last !== null && last >= this.fromMs) {

@@ -109,8 +109,8 @@ export class AiStream {
     options: AiOptions = {},
     capacity = 1024,
   ) {
-    const o = { ...DEFAULT_AI_OPTIONS, ...options } as Required<AiOptions>;
-    if (!options.retrain) o.retrain = Math.max(500, Math.ceil(WEEK_MS / intervalMs));
+    const retrain = options.retrain || Math.max(500, Math.ceil(WEEK_MS / intervalMs));
+    const o: Required<AiOptions> = { ...DEFAULT_AI_OPTIONS, ...options, retrain };
     if (!(o.horizon >= 1 && o.retrain >= 1 && o.minTrain >= 10)) throw new Error('AI indicator: horizon ≥ 1, retrain ≥ 1, minTrain ≥ 10');
     this.o = o;
     this.retrain = o.retrain;
