@@ -79,7 +79,7 @@ describe.skipIf(!existsSync(file))('AI robots (paper) in the runner', () => {
 
     // The backtest over the robot's candles, given computeAiSignal of the warm-up + its decision candles.
     const s = runSettings(params, inst);
-    const decisions = prepareCandles({ instrument: inst, candles: all, intervalMs: s.intervalMs, capital: s.capital, leverage: s.leverage }).decision;
+    const decisions = prepareCandles({ instrument: inst, candles: all, intervalMs: s.intervalMs, capital: s.capital, leverage: s.leverage, makerFee: s.makerFee, takerFee: s.takerFee }).decision;
     const warm = decisions.time.findIndex((x) => x >= START);
     expect(warm).toBe((START - WARM_FROM) / (15 * MINUTE));
     const full = computeAiSignal(decisions, { seed: 1 }).signal;
