@@ -13,6 +13,8 @@ import { computeAiSignal } from '../../../packages/engine/src/ai/index';
 import { writeCandles } from '../src/market/store';
 import { CandleFeed, MINUTE, type Bar } from '../src/runner/feed';
 import { RobotDriver, aiWarmupMs, type DriverRow } from '../src/runner/robot';
+import { FakeBinance } from '@lq/venues/fake';
+import { createVenue } from '../src/runner/venues';
 import { startTestApp, type TestApp } from './helpers';
 import { seedAccount, seedRobot } from './runner-helpers';
 
@@ -29,27 +31,31 @@ const bars = (c: Candles): Bar[] => Array.from({ length: c.length }, (_, i) => (
 describe.skipIf(!existsSync(file))('AI robots (paper) in the runner', () => {
   let t: TestApp;
   let all: Candles;
+  let fake: FakeBinance;
   const inst = getInstrument('BTCUSDT');
   const def = getStrategy('single');
   const params = def.schema.parse({ ...def.defaults(inst, { capital: 20_000, price: 60_000 }), interval: '15m', side: 'ai', gap: 0.5, orderTakeProfit: 0.8, orderStopLoss: 0.6 });
 
   beforeAll(async () => {
-    t = await startTestApp();
     const csv = parseCandlesCsv(gunzipSync(readFileSync(file)).toString('latin1'));
     all = sliceByTime(csv, WARM_FROM, END);
+    fake = new FakeBinance({ candles: { BTCUSDT: sliceByTime(all, START, END) } });
+    const origin = await fake.listen();
+    t = await startTestApp({ env: { EXCHANGE_BINANCE_URL: origin, RUNNER_RESOLVE_WINDOW_MS: '300', RUNNER_VENUE_TIMEOUT_MS: '2000', RUNNER_CCXT_THROTTLE: 'false' } });
     await writeCandles(t.database, KEY, all);
   });
   afterAll(async () => {
     await t?.close();
+    await fake?.close();
   });
 
-  async function driver(id: number, feed: CandleFeed): Promise<RobotDriver> {
+  async function driver(id: number, feed: CandleFeed, venue: Awaited<ReturnType<typeof createVenue>> | null = null): Promise<RobotDriver> {
     const [r] = await t.database.exec<{ id: number; mode: string; status: string; strategy: string; symbol: string; params: Record<string, unknown>; capital: string; leverage: number; account_id: number; last_candle_at: string | null }>(
       `select id::int as id, mode, status, strategy, symbol, params, capital, leverage, account_id::int as account_id, last_candle_at from robots where id = $1`,
       [id],
     );
     const row = { ...r, accountId: r.account_id, lastCandleAt: r.last_candle_at === null ? null : Number(r.last_candle_at), exchange: 'binance' } as unknown as DriverRow;
-    const d = new RobotDriver(row, { database: t.database, owner: OWNER, resolveWindowMs: 300, venue: null, feed, log: silent });
+    const d = new RobotDriver(row, { database: t.database, owner: OWNER, resolveWindowMs: 300, venue, feed, log: silent });
     await d.init();
     return d;
   }
@@ -113,5 +119,29 @@ describe.skipIf(!existsSync(file))('AI robots (paper) in the runner', () => {
     expect(paper2.broker.trades).toEqual(paper1.broker.trades);
     const view2 = (d2 as unknown as { kernel: { view: { ai: AiSignal } } }).kernel.view.ai;
     expect(Array.from(view2.probabilityUp.subarray(0, n))).toEqual(Array.from(view1.probabilityUp.subarray(0, n)));
+  });
+
+  it('a live AI robot on the fake exchange trades instead of halting', async () => {
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'live', strategy: 'single', params });
+    await t.database.exec(`update robots set lease_owner = $2, lease_until = now() + interval '1 hour' where id = $1`, [id, OWNER]);
+    fake.seed({ balance: 100_000, timeMs: START });
+    const venue = await createVenue({ config: t.config, database: t.database, accountId: owner.accountId, exchange: 'binance' });
+    const feed = new CandleFeed(t.database, KEY, { fetchClosed: () => Promise.resolve([]) });
+    feed.inject(bars(sliceByTime(all, START - MINUTE, START)));
+    const d = await driver(id, feed, venue);
+    expect(d.phase).toBe('reconciling');
+    while (!(await d.reconcileStep()));
+    const run = bars(sliceByTime(all, START, START + 12 * 60 * MINUTE));
+    for (const b of run) {
+      fake.advance(MINUTE);
+      await d.step(b, false);
+    }
+    const kernel = (d as unknown as { kernel: { haltReason: string | null; decisions: number } }).kernel;
+    expect(kernel.haltReason).toBeNull();
+    expect(kernel.decisions).toBe(48);
+    expect(d.phase).toBe('live');
+    const intents = await t.database.exec<{ n: string }>(`select count(*) as n from robot_intents where robot_id = $1`, [id]);
+    expect(Number(intents[0].n)).toBeGreaterThan(0);
   });
 });
