@@ -112,6 +112,11 @@ describe('robot runner on the fake exchange', () => {
     expect(row.status).toBe('stopped');
     expect(row.lease_owner).toBeNull();
     expect(runner.robotIds).toEqual([]);
+    // The stop is on the timeline, and the final figures include the closing fills (no position).
+    expect((await events(id)).some((e) => e.kind === 'stopped')).toBe(true);
+    const allFills = await t.database.exec<{ pnl: string; fee: string }>(`select pnl, fee from robot_fills where robot_id = $1`, [id]);
+    expect(Number(row.income)).toBeCloseTo(allFills.reduce((s, f) => s + Number(f.pnl) - Number(f.fee), 0), 4);
+    expect(row.live).toMatchObject({ position: 0, positions: [] });
     const s2 = await settled(t.database, fake, id, () => minutes(runner, 1));
     expect(s2.openOrders).toBe(0);
     expect(s2.venueCoins).toBe(0);

@@ -417,12 +417,16 @@ export class RobotDriver {
     const stopReason = reason ?? (halt !== null ? `halted: ${halt}` : null);
     // The last paper fills (closing out) are written before the lease is given back.
     if (this.paper) await insertPaperFills(this.o.database, this.o.owner, this.takePaperFills());
-    await this.o.database.exec(
-      `update robots set status = 'stopped', stopped_at = now(), stop_reason = coalesce(stop_reason, $3), lease_owner = null, lease_until = null, updated_at = now()
-        where id = $1 and lease_owner = $2`,
-      [this.id, this.o.owner, stopReason],
-    );
+    // The event while the lease is held; the final income and live figures (no position left) in
+    // the same update that gives the lease back (the runner's batched report needs the lease).
     await this.event('stopped', 'robot.stopped', { reason: stopReason });
+    const last = this.report();
+    await this.o.database.exec(
+      `update robots set status = 'stopped', stopped_at = now(), stop_reason = coalesce(stop_reason, $3), lease_owner = null, lease_until = null, updated_at = now(),
+              income = coalesce($4::numeric, income), live = coalesce($5::jsonb, live)
+        where id = $1 and lease_owner = $2`,
+      [this.id, this.o.owner, stopReason, last ? last.income.toFixed(8) : null, last ? JSON.stringify(last.live) : null],
+    );
   }
 
   private async event(kind: string, message: string, detail: Record<string, unknown>): Promise<void> {
