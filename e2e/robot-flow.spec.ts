@@ -1,4 +1,4 @@
-// Issue 5 end to end, on a phone: a VIP user binds a Binance key on the fake exchange through the
+// Issue 5 end to end, on a phone and on a desktop: a VIP user binds a Binance key on the fake exchange through the
 // apiAdd screen, runs a grid backtest on BTCUSDT, starts a live robot from the result ("start
 // robot" prefills the create-order form, type 1), watches it trade on the fake exchange (its market
 // clock replays real 1m candles, two a second: see e2e/support/fake-data.ts), pauses it (no new
@@ -104,8 +104,8 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 }
 
 test('bind a Binance key, start a grid robot from a backtest, watch it trade, pause, continue, stop', async ({ page, request }, info) => {
-  // One fake account (key fake-key) serves both projects; the phone is the issue's "Done when".
-  test.skip(info.project.name !== 'phone', 'the live flow runs once, on the phone (one fake Binance account, minutes of market time)');
+  // One fake account (key fake-key) serves both projects in turn: each run unbinds it at the end
+  // and leaves no order or position on it.
   test.setTimeout(10 * MINUTE);
   const mail = `robotflow.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
@@ -227,6 +227,9 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(robot).toHaveAttribute('data-status', 'stopped', { timeout: 2 * MINUTE });
   await expect(page.getByTestId('robot-stop-details')).toBeVisible();
   await expect(page.getByTestId('no-positions')).toBeVisible();
+  // The stop is on the timeline; the final income is the robot's income (closing fills included).
+  await expect(page.getByTestId('robot-events')).toContainText('Stopped');
+  await expect(page.getByTestId('robot-final-income')).toHaveText((await page.getByTestId('detail-income').textContent()) ?? '');
   await shot(page, info, '09-stopped');
   const after = await fakeState(request);
   expect(after.orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'))).toEqual([]);
