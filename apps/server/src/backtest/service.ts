@@ -159,6 +159,42 @@ export function invalid(path: (string | number)[], message: string): RequestVali
   return new RequestValidationError([{ code: 'custom', path, message, input: undefined } as unknown as z.core.$ZodIssue]);
 }
 
+/**
+ * Spec §5 sizes and the strategy's own checks on validated params (backtests and robots): below the
+ * minimum is an error, off-step sizes are snapped in place with a notice.
+ */
+export function checkStrategyParams(
+  params: Record<string, unknown>,
+  instrument: Instrument,
+  definition: StrategyDefinition,
+  locale: Locale,
+): SizeNotice[] {
+  const notices: SizeNotice[] = [];
+  for (const n of checkSizes(params, instrument)) {
+    if (n.error) {
+      throw new AppError(
+        'ORDER_SIZE_TOO_SMALL',
+        { field: `params.${n.field}`, value: n.value, min: instrument.minQty, symbol: instrument.symbol },
+        `params.${n.field}`,
+      );
+    }
+    params[n.field] = n.qty;
+    notices.push({
+      field: `params.${n.field}`,
+      value: n.value,
+      qty: n.qty,
+      message: translate(locale, 'validation.qtyStepAdjusted', { field: `params.${n.field}`, qty: n.qty }),
+    });
+  }
+  try {
+    definition.create(params as never, instrument);
+  } catch (e) {
+    if (e instanceof StrategyParamError) throw invalid(['params', e.field], e.messageKey);
+    throw e;
+  }
+  return notices;
+}
+
 export function marketOf(dataSource: string): 'crypto' | 'forex' {
   const source = DATA_SOURCES.find((s) => s.type === dataSource);
   if (!source) throw new AppError('DATA_SOURCE_UNKNOWN', {}, 'dataSource');
@@ -267,30 +303,7 @@ export async function createBacktest(
   }
   const params = { ...(parsedResult.data as Record<string, unknown>) };
 
-  // Sizes: below the minimum is an error, off-step sizes are snapped with a notice (spec §5).
-  const notices: SizeNotice[] = [];
-  for (const n of checkSizes(params, instrument)) {
-    if (n.error) {
-      throw new AppError(
-        'ORDER_SIZE_TOO_SMALL',
-        { field: `params.${n.field}`, value: n.value, min: instrument.minQty, symbol: instrument.symbol },
-        `params.${n.field}`,
-      );
-    }
-    params[n.field] = n.qty;
-    notices.push({
-      field: `params.${n.field}`,
-      value: n.value,
-      qty: n.qty,
-      message: translate(locale, 'validation.qtyStepAdjusted', { field: `params.${n.field}`, qty: n.qty }),
-    });
-  }
-  try {
-    definition.create(params as never, instrument);
-  } catch (e) {
-    if (e instanceof StrategyParamError) throw invalid(['params', e.field], e.messageKey);
-    throw e;
-  }
+  const notices = checkStrategyParams(params, instrument, definition, locale);
   const settings = runSettings(params as never, instrument);
   const fromMs = settings.fromMs!;
   const toMs = settings.toMs!;

@@ -9,7 +9,6 @@ import {
   DATA_SOURCES,
   ROBOT_REASON_USER,
   ROBOT_TAB_STATUSES,
-  translate,
   type Locale,
   type RobotDetail,
   type RobotEvent,
@@ -43,9 +42,8 @@ import {
   type RobotRow,
   type TradingAccountRow,
 } from '@lq/db';
-import { checkSizes, StrategyParamError } from '@lq/strategies';
 import type { AuthUser } from '../auth';
-import { instrumentFor, invalid, marketOf, strategyFor } from '../backtest/service';
+import { checkStrategyParams, instrumentFor, invalid, marketOf, strategyFor } from '../backtest/service';
 import { RequestValidationError } from '../http';
 import { requireSeat, type Market } from './seats';
 
@@ -280,29 +278,7 @@ export function validateRobotParams(
   const params = { ...(parsed.data as Record<string, unknown>) };
   for (const name of BACKTEST_ONLY) delete params[name];
 
-  const notices: SizeNotice[] = [];
-  for (const n of checkSizes(params, instrument)) {
-    if (n.error) {
-      throw new AppError(
-        'ORDER_SIZE_TOO_SMALL',
-        { field: `params.${n.field}`, value: n.value, min: instrument.minQty, symbol: instrument.symbol },
-        `params.${n.field}`,
-      );
-    }
-    params[n.field] = n.qty;
-    notices.push({
-      field: `params.${n.field}`,
-      value: n.value,
-      qty: n.qty,
-      message: translate(locale, 'validation.qtyStepAdjusted', { field: `params.${n.field}`, qty: n.qty }),
-    });
-  }
-  try {
-    definition.create(params as never, instrument);
-  } catch (e) {
-    if (e instanceof StrategyParamError) throw invalid(['params', e.field], e.messageKey);
-    throw e;
-  }
+  const notices = checkStrategyParams(params, instrument, definition, locale);
   if (params.interval === undefined) params.interval = DEFAULT_ROBOT_INTERVAL;
   return { market, strategy: definition.type, symbol: instrument.symbol, params, notices };
 }
