@@ -3,12 +3,9 @@
 // with live progress, the report with a metric definition, the order log and the full-screen
 // K-line; then a forex EURUSD backtest from a recommendation opened in the create-order form
 // (client-side validation first), its report and K-line; finally the records list.
-import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { DATA_DIR } from './support/env';
-import { waitForCode } from './support/mailbox';
+import { type Envelope, grantVip, login, register } from './support/users';
 
-const PASSWORD = 'Trader2026x';
 const MINUTE = 60_000;
 
 // Long waits are explicit below; a click that cannot happen should fail fast.
@@ -19,31 +16,6 @@ async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
 }
 
 const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true }).first();
-
-interface Envelope<T> {
-  code: string;
-  msg: string;
-  data: T;
-}
-
-/** Registers through the API, reading the code from the SMTP sink. */
-async function register(request: APIRequestContext, mail: string): Promise<void> {
-  const since = Date.now();
-  const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
-  expect(sent.code, sent.msg).toBe('00000');
-  const code = await waitForCode(mail, since - 1000);
-  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
-  expect(reg.code, reg.msg).toBe('00000');
-}
-
-/** Grants VIP1 with the operator command, on the e2e server's DATA_DIR (ops reaches its PGlite through the socket). */
-function grantVip(mail: string): void {
-  execFileSync('npm', ['run', '--silent', 'ops', '--', 'user:set-level', mail, 'VIP1'], {
-    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
-    stdio: 'pipe',
-    timeout: 2 * MINUTE,
-  });
-}
 
 interface Series {
   symbol: string;
@@ -70,14 +42,6 @@ async function waitForSymbol(request: APIRequestContext, dataSource: string, sym
     await new Promise((r) => setTimeout(r, 2000));
   }
   throw new Error(`${symbol} has no imported candles after ${timeoutMs} ms (${last})`);
-}
-
-async function login(page: Page, mail: string): Promise<void> {
-  await page.goto('/#/pages/login/login');
-  await page.getByTestId('login-email').fill(mail);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await expect(page).not.toHaveURL(/login/);
 }
 
 async function chooseMarket(page: Page, type: 'binance' | 'mt5'): Promise<void> {

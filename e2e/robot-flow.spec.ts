@@ -4,22 +4,14 @@
 // clock replays real 1m candles, two a second: see e2e/support/fake-data.ts), pauses it (no new
 // orders), continues and stops it (confirmation; positions closed, no open orders left on the
 // fake exchange), and finds it in the robot history.
-import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { DATA_DIR, FAKE_EXCHANGE_PORT } from './support/env';
-import { waitForCode } from './support/mailbox';
+import { FAKE_EXCHANGE_PORT } from './support/env';
+import { type Envelope, grantVip, login, register } from './support/users';
 
-const PASSWORD = 'Trader2026x';
 const MINUTE = 60_000;
 const FAKE_BINANCE = `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`;
 
 test.use({ actionTimeout: 30_000 });
-
-interface Envelope<T> {
-  code: string;
-  msg: string;
-  data: T;
-}
 
 interface FakeOrder {
   symbol: string;
@@ -34,31 +26,6 @@ interface FakeState {
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/robot-flow-${step}.png`, fullPage: true });
-}
-
-async function register(request: APIRequestContext, mail: string): Promise<void> {
-  const since = Date.now();
-  const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
-  expect(sent.code, sent.msg).toBe('00000');
-  const code = await waitForCode(mail, since - 1000);
-  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
-  expect(reg.code, reg.msg).toBe('00000');
-}
-
-function grantVip(mail: string): void {
-  execFileSync('npm', ['run', '--silent', 'ops', '--', 'user:set-level', mail, 'VIP1'], {
-    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
-    stdio: 'pipe',
-    timeout: 2 * MINUTE,
-  });
-}
-
-async function login(page: Page, mail: string): Promise<void> {
-  await page.goto('/#/pages/login/login');
-  await page.getByTestId('login-email').fill(mail);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await expect(page).not.toHaveURL(/login/);
 }
 
 /** The imports of MARKET_DATA_DIR run in the background at start: wait for BTCUSDT. */

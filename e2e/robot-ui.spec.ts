@@ -6,35 +6,11 @@
 // Finally, with the robot API answered by fixtures (page.route): a robot paused by an exchange
 // error in the list and its detail with positions, orders, fills and the error in plain words.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { waitForCode } from './support/mailbox';
+import { type Envelope, login, register } from './support/users';
 
-const PASSWORD = 'Trader2026x';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/robot-ui-${step}.png`, fullPage: true });
-}
-
-interface Envelope<T> {
-  code: string;
-  msg: string;
-  data: T;
-}
-
-async function register(request: APIRequestContext, mail: string): Promise<void> {
-  const since = Date.now();
-  const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
-  expect(sent.code, sent.msg).toBe('00000');
-  const code = await waitForCode(mail, since - 1000);
-  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
-  expect(reg.code, reg.msg).toBe('00000');
-}
-
-async function login(page: Page, mail: string): Promise<void> {
-  await page.goto('/#/pages/login/login');
-  await page.getByTestId('login-email').fill(mail);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await expect(page).not.toHaveURL(/login/);
 }
 
 /** Nothing wider than the viewport (usable at 360 px). */
