@@ -2,7 +2,7 @@
 // (venues may import the engine, not @lq/workers), replayed on a controllable clock.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { parseCandlesCsv, lowerBound, type Candles } from '@lq/engine';
+import { parseCandlesCsv, lowerBound, sliceRows, type Candles } from '@lq/engine';
 
 export function loadCandleFile(path: string): Candles {
   const raw = readFileSync(path);
@@ -24,4 +24,19 @@ export class CandleReplay {
     if (i < this.candles.length && this.candles.time[i] === t) return i;
     return i - 1;
   }
+}
+
+/**
+ * The last `days` of `c`, moved to start one candle after `c` ends. A server that imported the file
+ * into its candle store asks a venue only for candles after the newest stored one; replaying this
+ * tail gives its robots new candles with real price moves (`FAKE_CONTINUE_DAYS`).
+ */
+export function continuedTail(c: Candles, days: number): Candles {
+  if (c.length === 0) return c;
+  const from = Math.max(0, c.length - Math.round((days * 86_400_000) / c.intervalMs));
+  const tail = sliceRows(c, from, c.length);
+  const shift = c.time[c.length - 1] - tail.time[0] + c.intervalMs;
+  const time = new Float64Array(tail.length);
+  for (let i = 0; i < tail.length; i++) time[i] = tail.time[i] + shift;
+  return { ...tail, time };
 }

@@ -2,19 +2,21 @@
 // candles. Env: FAKE_PORT (Binance, default 18080), FAKE_OKX_PORT (default 18081), FAKE_DATA_DIR (default ../shared/data), FAKE_FAULTS (JSON array
 // of fault rules), FAKE_KEYS (JSON {apiKey: secret}; default {"fake-key":"fake-secret"}),
 // FAKE_TICK_MS (advance the market clock one candle every this many wall ms; 0 = only via admin),
-// FAKE_CLOCK=wall (the market clock follows the wall clock instead, FAKE_SPEED times as fast).
+// FAKE_CLOCK=wall (the market clock follows the wall clock instead, FAKE_SPEED times as fast),
+// FAKE_CONTINUE_DAYS (replay the files' last N days shifted past their end: see continuedTail).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Candles } from '@lq/engine';
-import { loadCandleFile } from './candles';
+import { continuedTail, loadCandleFile } from './candles';
 import { FakeOkx } from './okx';
 import { DEFAULT_KEYS, FakeBinance, type FaultRule } from './server';
 
 const dataDir = process.env.FAKE_DATA_DIR ?? '../shared/data';
+const continueDays = Number(process.env.FAKE_CONTINUE_DAYS ?? 0);
 const candles: Record<string, Candles> = {};
 for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
   const file = join(dataDir, `binance_${symbol}_1m.csv.gz`);
-  if (existsSync(file)) candles[symbol] = loadCandleFile(file);
+  if (existsSync(file)) candles[symbol] = continueDays > 0 ? continuedTail(loadCandleFile(file), continueDays) : loadCandleFile(file);
   else console.warn(`fake-exchange: ${file} not found; ${symbol} keeps a fixed price`);
 }
 const keys = process.env.FAKE_KEYS ? (JSON.parse(process.env.FAKE_KEYS) as Record<string, string>) : DEFAULT_KEYS;
