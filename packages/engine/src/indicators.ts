@@ -25,22 +25,34 @@ export class Sma {
   update(x: number): number {
     const p = this.period;
     const ring = this.ring;
+    let sum: number;
+    let since: number;
     if (this.count < p) {
       ring[this.count++] = x;
-      this.sum += x;
-      if (this.count === p) this.value = this.sum / p;
-      return this.value;
+      sum = this.sum + x;
+      if (this.count < p) {
+        this.sum = sum;
+        return this.value;
+      }
+      // The ring just filled: the re-sum below gives the same sum (0 + ring[0] + … in the same
+      // order). Taking that path once per instance gives its code type feedback before the JIT
+      // optimises a caller, so the first periodic re-sum does not deoptimise the backtest loop
+      // (which V8 could then leave running on on-stack-replacement code, about 1.5× slower).
+      since = RESUM_EVERY;
+    } else {
+      const head = this.head;
+      sum = this.sum + (x - ring[head]);
+      ring[head] = x;
+      this.head = head + 1 === p ? 0 : head + 1;
+      since = this.sinceResum + 1;
     }
-    const head = this.head;
-    let sum = this.sum + (x - ring[head]);
-    ring[head] = x;
-    this.head = head + 1 === p ? 0 : head + 1;
-    if (++this.sinceResum === RESUM_EVERY) {
-      this.sinceResum = 0;
+    if (since === RESUM_EVERY) {
+      since = 0;
       let s = 0;
       for (let i = 0; i < p; i++) s += ring[i];
       sum = s;
     }
+    this.sinceResum = since;
     this.sum = sum;
     const v = sum / p;
     this.value = v;

@@ -59,6 +59,39 @@ describe('indicators (hand-computed values)', () => {
     });
     expect(out.slice(2)).toEqual([[9, 1], [9, 2], [7, 2], [8, 3]]);
   });
+  it('Sma is bit-identical to the plain ring-buffer arithmetic (warm-up, re-sums every 4,096 updates)', () => {
+    for (const period of [1, 3, 50, 200]) {
+      const s = new Sma(period);
+      const ring = new Float64Array(period);
+      let sum = 0;
+      let count = 0;
+      let head = 0;
+      let since = 0;
+      for (let i = 0; i < 20_000; i++) {
+        const x = 30_000 + Math.sin(i * 0.37) * 500 + (i % 13) * 0.01;
+        let want = NaN;
+        if (count < period) {
+          ring[count++] = x;
+          sum += x;
+          if (count === period) want = sum / period;
+        } else {
+          sum += x - ring[head];
+          ring[head] = x;
+          head = head + 1 === period ? 0 : head + 1;
+          if (++since === 4096) {
+            since = 0;
+            let t = 0;
+            for (let j = 0; j < period; j++) t += ring[j];
+            sum = t;
+          }
+          want = sum / period;
+        }
+        const got = s.update(x);
+        if (!Object.is(got, want)) expect({ period, i, got }).toEqual({ period, i, got: want });
+      }
+      expect(s.ready).toBe(true);
+    }
+  });
   it('long runs stay accurate (re-summing)', () => {
     const s = new Sma(10);
     let last = 0;
