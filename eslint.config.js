@@ -1,6 +1,7 @@
 // Lint enforces the dependency direction of docs/architecture.md:
 // web → contracts, strategies/schemas (zod only) · server → contracts, db, engine, strategies, venues, workers · cli → engine, strategies, workers
 // strategies → engine · workers → engine, strategies · venues → engine, contracts · db → contracts · engine → nothing
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -17,6 +18,37 @@ const zones = [
   { target: ws('apps/web'), from: ['./apps', './packages'], except: ['./web', './contracts', './strategies/src/schemas.ts'], message: 'web → contracts and strategies/schemas only' },
   { target: ws('apps/cli'), from: ['./apps', './packages'], except: ['./cli', './engine', './strategies', './workers'], message: 'cli → engine, strategies, workers' },
   { target: ws('apps/server'), from: ['./apps'], except: ['./server'], message: 'server does not import other apps' },
+];
+// Inside apps/server/src: one folder per area. An area imports platform/ and other areas only
+// through their index.ts; platform/ imports no area (docs/architecture.md, "Server areas").
+const SERVER = './apps/server/src';
+// Every folder but platform/ is an area, so a new area (wallet/, benefits/, …) is covered the day it appears.
+const serverAreas = readdirSync(new URL('./apps/server/src/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'platform')
+  .map((d) => d.name);
+const serverRoots = ['app.ts', 'main.ts', 'index.ts'].map((f) => `${SERVER}/${f}`);
+const serverZones = [
+  ...serverAreas.flatMap((area) =>
+    serverAreas
+      .filter((other) => other !== area)
+      .map((other) => ({
+        target: `${SERVER}/${area}`,
+        from: `${SERVER}/${other}`,
+        except: ['./index.ts'],
+        message: `server area ${area}/ may import ${other}/ only through ${other}/index.ts (docs/architecture.md)`,
+      })),
+  ),
+  ...serverAreas.map((other) => ({
+    target: serverRoots,
+    from: `${SERVER}/${other}`,
+    except: ['./index.ts'],
+    message: `the app's composition imports ${other}/ only through ${other}/index.ts (docs/architecture.md)`,
+  })),
+  {
+    target: `${SERVER}/platform`,
+    from: [...serverAreas.map((a) => `${SERVER}/${a}`), ...serverRoots],
+    message: 'platform/ is what every area uses: it imports no area (docs/architecture.md)',
+  },
 ];
 const pkgZones = [
   ['packages/engine', ['@lq/contracts', '@lq/db', '@lq/strategies', '@lq/venues', '@lq/workers', '@lq/server', '@lq/web', '@lq/cli']],
@@ -43,7 +75,7 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver': { typescript: { project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'tsconfig.json'], noWarnOnMultipleProjects: true } } },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...zones, ...serverZones] }],
       'import-x/no-cycle': ['error', { maxDepth: 10, ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages}/*/test/**/*.test.{ts,tsx}'],
+          include: ['{apps,packages}/*/test/**/*.test.{ts,tsx}', 'apps/server/src/**/*.test.ts'],
           exclude: ['**/*.int.test.{ts,tsx}', '**/node_modules/**'],
           testTimeout: 60_000,
         },
@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['{apps,packages}/*/test/**/*.int.test.{ts,tsx}'],
+          include: ['{apps,packages}/*/test/**/*.int.test.{ts,tsx}', 'apps/server/src/**/*.int.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

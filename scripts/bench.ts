@@ -169,7 +169,7 @@ async function section(name: string, fn: () => Promise<unknown>) {
 await section('engine', async () => (await import('../apps/cli/src/bench-engine')).benchEngine({ log }));
 await section('recommend', async () => (await import('../packages/workers/src/recommend-bench')).benchRecommend({ log }));
 await section('api', benchApi);
-await section('backtestApi', async () => (await import('../apps/server/src/backtest/bench')).benchBacktestApi());
+await section('backtestApi', async () => (await import('../apps/server/src/backtests/bench')).benchBacktestApi());
 await section('web', benchWeb);
 await section('runner', async () => (await import('../apps/server/src/runner/bench')).benchRunner());
 clearInterval(trackRss);

@@ -72,7 +72,7 @@ async function runTogether(jobs) {
 
 // The runner crash test spends most of its minutes waiting on child processes: it runs beside the
 // rest of the suite instead of after it (integration files otherwise run one at a time).
-const CRASH_TEST = 'apps/server/test/runner-crash.int.test.ts';
+const CRASH_TEST = 'apps/server/src/runner/crash.int.test.ts';
 
 const only = process.argv[2];
 ensureChromium();

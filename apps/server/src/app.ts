@@ -11,34 +11,23 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
-import type PgBoss from 'pg-boss';
 import { APP_VERSION, AppError, normalizeFullWidth } from '@lq/contracts';
 import { openDatabase, type DatabaseHandle } from '@lq/db';
-import { Sessions } from './auth';
-import { runsWorker, type Config } from './config';
-import { installEnvelope, zodValidatorCompiler } from './http';
-import { startJobs } from './jobs';
-import { loggerOptions } from './logger';
-import { Mailer } from './mail';
-import { accountRoutes } from './routes/accounts';
-import { bridgePlugin } from './bridge/route';
-import { backtestRoutes } from './routes/backtest';
-import { healthRoutes } from './routes/health';
-import { marketRoutes } from './routes/market';
-import { robotRoutes } from './routes/robots';
-import { userRoutes } from './routes/user';
-import { serveWeb } from './web';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    database: DatabaseHandle;
-    sessions: Sessions;
-    mailer: Mailer;
-    /** pg-boss, when started (see BuildOptions.jobs). */
-    boss: PgBoss | undefined;
-  }
-}
+import { backtestsPlugin } from './backtests';
+import { bridgePlugin } from './bridge';
+import { marketPlugin } from './market';
+import { Sessions } from './platform/auth';
+import { runsWorker, type Config } from './platform/config';
+import './platform/deps';
+import { healthRoutes } from './platform/health';
+import { installEnvelope, zodValidatorCompiler } from './platform/http';
+import { JobRegistry } from './platform/jobs';
+import { loggerOptions } from './platform/logger';
+import { Mailer } from './platform/mail';
+import { serveWeb } from './platform/web';
+import { robotsPlugin } from './robots';
+import { tradingAccountsPlugin } from './trading-accounts';
+import { usersPlugin } from './users';
 
 export interface BuildOptions {
   /** An open database; when omitted, one is opened from the config (and closed with the app). */
@@ -101,6 +90,7 @@ export async function buildApp(
   app.decorate('database', database);
   app.decorate('sessions', sessions);
   app.decorate('mailer', mailer);
+  app.decorate('jobs', new JobRegistry());
   app.decorate('boss', undefined);
   app.decorateRequest('auth', null);
 
@@ -180,17 +170,16 @@ export async function buildApp(
     });
 
     healthRoutes(app, database);
-    const deps = { db: database.db, config, mailer, sessions };
-    userRoutes(app, deps);
-    marketRoutes(app, deps);
-    backtestRoutes(app, deps);
-    accountRoutes(app, deps);
-    robotRoutes(app, deps);
+    // The areas, each one plugin (routes, and its jobs added to app.jobs); see docs/architecture.md.
+    await app.register(usersPlugin);
+    await app.register(marketPlugin);
+    await app.register(backtestsPlugin);
+    await app.register(tradingAccountsPlugin);
+    await app.register(robotsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 
-    if (options.jobs ?? true)
-      app.boss = await startJobs(database, app.log, runsWorker(config.ROLE));
+    if (options.jobs ?? true) app.boss = await app.jobs.start(database, app.log, runsWorker(config.ROLE));
     await app.ready();
   } catch (err) {
     await app.close().catch(() => undefined);

@@ -1,8 +1,8 @@
 export { buildApp, BODY_LIMIT, type BuildOptions } from './app';
-export { loadConfig, configSchema, ConfigError, type Config, type Role } from './config';
-export { Sessions, requireAuth, optionalAuth, hashToken, type AuthContext } from './auth';
-export { ok } from './http';
-export { Mailer } from './mail';
-export { startJobs, QUEUES } from './jobs';
-export { hashSecret, checkPayPassword } from './services/accounts';
-export { perAccountLimit, perIpLimit } from './limits';
+export { loadConfig, configSchema, ConfigError, type Config, type Role } from './platform/config';
+export { Sessions, requireAuth, optionalAuth, hashToken, type AuthContext } from './platform/auth';
+export { ok } from './platform/http';
+export { Mailer } from './platform/mail';
+export { JobRegistry, type JobContext, type JobSetup } from './platform/jobs';
+export { hashSecret, checkPayPassword, USER_QUEUES } from './users';
+export { perAccountLimit, perIpLimit } from './platform/limits';

@@ -1,6 +1,6 @@
 import { DataDirBusyError } from '@lq/db';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, runsApi, runsRunner } from './config';
+import { ConfigError, loadConfig, runsApi, runsRunner } from './platform/config';
 import { startRunner } from './runner';
 
 // Boot: config parsed once, database opened and migrated, then the roles this process plays.

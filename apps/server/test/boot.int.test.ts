@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { brotliCompressSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../src/logger';
+import { loggerOptions } from '../src/platform/logger';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const main = path.join(repoRoot, 'apps/server/src/main.ts');

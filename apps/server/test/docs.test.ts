@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '@lq/contracts';
-import { configSchema } from '../src/config';
+import { configSchema } from '../src/platform/config';
 
 // Table cells without the padding a formatter may add.
 const doc = (name: string) =>

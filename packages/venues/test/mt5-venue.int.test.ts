@@ -1,6 +1,6 @@
 // Mt5Venue over a real WebSocket on 127.0.0.1: a bare `ws` server feeding an Mt5Link, the FakeEa
 // (terminal + EA) on the other side, prices from ../shared/data. No database: the server's route
-// adds auth and persistence on top of the same link (apps/server/test/bridge*.int.test.ts).
+// adds auth and persistence on top of the same link (apps/server/src/bridge/bridge.int.test.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_PATH, MT5_RETCODES } from '@lq/contracts';

@@ -1,13 +1,18 @@
 // Closed 1m candles of a forex symbol from the users' own terminals: the runner's CandleSource for
 // exchange 'mt5'. Any online MT5 account whose terminal offers the symbol answers (its broker's
 // prices); none online → an error, and the runner's feed tries again at its next poll.
-import { Mt5Venue } from '@lq/venues';
-import type { Bar, CandleSource } from '../runner/feed';
-import type { BridgeHub } from './hub';
+import { Mt5Venue, type Mt5BridgeSession } from '@lq/venues';
+import type { Bar, CandleSource } from '../runner';
+
+/** What the candle source needs of the hub (the hub passes itself; no import back). */
+export interface OnlineSessions {
+  onlineSessions(): Iterable<Mt5BridgeSession>;
+  now(): number;
+}
 
 export class BridgeCandleSource implements CandleSource {
   constructor(
-    private readonly hub: BridgeHub,
+    private readonly hub: OnlineSessions,
     /** Our symbol (EURUSD). */
     private readonly symbol: string,
     /** Bars asked for when the feed has none yet. */

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '@lq/db';
+import type { JobContext } from '../platform/jobs';
 import { runDukascopyImport } from './dukascopy';
 import { runExchangeImport, type ExchangeImportJob } from './exchange';
 import { getImportRun, importCandleFile, scanMarketDataDir, type FileImportJob } from './imports';
@@ -13,12 +14,7 @@ export const MARKET_QUEUES = {
 } as const;
 
 /** Creates the market queues; when `work`, also consumes them. */
-export async function registerMarketJobs(
-  boss: PgBoss,
-  database: DatabaseHandle,
-  log: FastifyBaseLogger,
-  work: boolean,
-): Promise<void> {
+export async function startMarketJobs({ boss, database, log, work }: JobContext): Promise<void> {
   // A bad file does not get better by retrying; an exchange run is resumable and is retried once.
   await boss.createQueue(MARKET_QUEUES.fileImport, { name: MARKET_QUEUES.fileImport, retryLimit: 0, expireInHours: 2 });
   await boss.createQueue(MARKET_QUEUES.exchangeImport, {

@@ -1,14 +1,12 @@
-// Operator commands of the market data service (wired into `npm run ops` by ops/commands.ts).
-import type { DatabaseHandle } from '@lq/db';
-import { loadConfig } from '../config';
+// Operator commands of the market data service (wired into `npm run ops` by ops/).
+import { loadConfig } from '../platform/config';
+import { printTable, type OpsCommand, type OpsCommandSet } from '../platform/ops';
 import { createDukascopyRun, runDukascopyImport } from './dukascopy';
 import { createExchangeRun, EXCHANGES, runExchangeImport, type ExchangeName } from './exchange';
 import { importCandleFile, latestImportRuns, MarketImportError } from './imports';
 import { listSeries } from './store';
 
-type Out = (line: string) => void;
-
-export const MARKET_USAGE = `  data:import <file> [--symbol S] [--source name] [--timeframe tf]
+const MARKET_USAGE = `  data:import <file> [--symbol S] [--source name] [--timeframe tf]
                                               import a candle CSV / CSV.gz (common, Binance kline, MT5);
                                               names like binance_BTCUSDT_1m.csv.gz give the defaults
   data:list                                   list the candle series in the store and the latest imports
@@ -41,17 +39,8 @@ function parseDate(text: string, name: string): number {
   return ms;
 }
 
-function table(rows: string[][], out: Out) {
-  const width = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) out(r.map((v, i) => v.padEnd(width[i])).join('  ').trimEnd());
-}
 
-export interface OpsCommand {
-  args: number;
-  run(db: DatabaseHandle, args: string[], out: Out): Promise<void>;
-}
-
-export const MARKET_COMMANDS: Record<string, OpsCommand> = {
+const MARKET_COMMANDS: Record<string, OpsCommand> = {
   'data:import': {
     args: -1,
     async run(db, args, out) {
@@ -82,7 +71,7 @@ export const MARKET_COMMANDS: Record<string, OpsCommand> = {
       const series = await listSeries(db);
       if (series.length === 0) out('no candles in the store (import some with data:import, or set MARKET_DATA_DIR)');
       else
-        table(
+        printTable(
           [
             ['source', 'symbol', 'timeframe', 'first (UTC)', 'last (UTC)', 'candles'],
             ...series.map((s) => [s.source, s.symbol, s.timeframe, utc(s.firstTime), utc(s.lastTime), String(s.count)]),
@@ -93,7 +82,7 @@ export const MARKET_COMMANDS: Record<string, OpsCommand> = {
       if (runs.length > 0) {
         out('');
         out('latest imports:');
-        table(
+        printTable(
           [
             ['id', 'kind', 'series', 'status', 'progress', 'rows', 'updated (UTC)', 'message'],
             ...runs.map((r) => [
@@ -153,3 +142,5 @@ export const MARKET_COMMANDS: Record<string, OpsCommand> = {
     },
   },
 };
+
+export const MARKET_OPS: OpsCommandSet = { usage: MARKET_USAGE, commands: MARKET_COMMANDS };

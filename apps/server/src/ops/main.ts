@@ -1,4 +1,4 @@
-import { runOps } from './commands';
+import { runOps } from './index';
 
 // `npm run ops -- <command>`: operator commands on the server's database.
 runOps(process.argv.slice(2)).then(

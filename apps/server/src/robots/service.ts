@@ -42,9 +42,9 @@ import {
   type RobotRow,
   type TradingAccountRow,
 } from '@lq/db';
-import type { AuthUser } from '../auth';
-import { checkStrategyParams, instrumentFor, invalid, marketOf, strategyFor } from '../backtest/service';
-import { RequestValidationError } from '../http';
+import type { AuthUser } from '../platform/auth';
+import { invalid } from '../platform/http';
+import { checkParamsMatch, checkStrategyParams, marketOf, parseStrategyParams, strategySetupOf } from '../strategy-setup';
 import { requireSeat, type Market } from './seats';
 
 // ---------------------------------------------------------------- helpers
@@ -257,25 +257,11 @@ export function validateRobotParams(
   input: Pick<RobotCreateInput, 'strategy' | 'dataSource' | 'symbol' | 'params'>,
   locale: Locale,
 ): { market: Market; strategy: string; symbol: string; params: Record<string, unknown>; notices: SizeNotice[] } {
-  const market = marketOf(input.dataSource);
-  const definition = strategyFor(input.strategy, market);
-  const instrument = instrumentFor(input.symbol, market);
+  const { market, definition, instrument } = strategySetupOf(input);
   const raw = { ...input.params };
-  for (const [name, want] of [
-    ['market', market],
-    ['symbol', instrument.symbol],
-  ] as const) {
-    const got = raw[name];
-    if (got !== undefined && (typeof got !== 'string' || got.trim().toUpperCase() !== want.toUpperCase())) {
-      throw invalid(['params', name], 'validation.mismatch');
-    }
-  }
+  checkParamsMatch(raw, market, instrument);
   for (const name of BACKTEST_ONLY) delete raw[name];
-  const parsed = definition.schema.safeParse({ ...raw, market, symbol: instrument.symbol });
-  if (!parsed.success) {
-    throw new RequestValidationError(parsed.error.issues.map((i) => ({ ...i, path: ['params', ...i.path] })));
-  }
-  const params = { ...(parsed.data as Record<string, unknown>) };
+  const params = parseStrategyParams(definition, raw, market, instrument);
   for (const name of BACKTEST_ONLY) delete params[name];
 
   const notices = checkStrategyParams(params, instrument, definition, locale);

@@ -6,7 +6,7 @@
 import type { TickerItem, TickerList } from '@lq/contracts';
 import type { DatabaseHandle } from '@lq/db';
 import { instruments, intervalToMs } from '@lq/engine';
-import { listSeries } from '../market/store';
+import { listSeries } from '../market';
 import type { Market } from './seats';
 
 const DAY_MS = 86_400_000;

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { getInstrument } from '@lq/engine';
 import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
 import { getStrategy } from '@lq/strategies';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 import type { Bar, CandleSource } from './feed';
 import { Runner } from './runner';
 

@@ -3,7 +3,7 @@
 // memory for the robots driven here.
 import type { DatabaseHandle } from '@lq/db';
 import { CcxtVenue, type CcxtVenueId } from '@lq/venues';
-import { loadCandleRange, writeCandles, type SeriesKey } from '../market/store';
+import { loadCandleRange, writeCandles, type SeriesKey } from '../market';
 
 export const MINUTE = 60_000;
 

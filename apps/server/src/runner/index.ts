@@ -1,10 +1,11 @@
 // The runner role: `startRunner` is called by main.ts when ROLE is runner or all.
 import type { DatabaseHandle } from '@lq/db';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { Runner, type RunnerLog, type RunnerOptions } from './runner';
 
 export { Runner } from './runner';
 export type { RunnerOptions } from './runner';
+export type { Bar, CandleSource } from './feed';
 export { registerVenueFactory, type VenueFactory, type VenueContext } from './venues';
 
 /** Starts the runner loop on this process's database; `stop()` gives the leases back. */

@@ -2,7 +2,7 @@
 // without the API or the job workers (what `npm start` with ROLE=runner also does, lighter to start;
 // the crash tests and `npm run soak` kill and restart it). Same configuration as the server.
 import { DataDirBusyError, openDatabase, type DatabaseHandle } from '@lq/db';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 import { startRunner } from './index';
 
 const config = loadConfig();

@@ -2,9 +2,8 @@
 // decrypted credentials and the configured origin; other exchanges (mt5) register a factory.
 import type { DatabaseHandle } from '@lq/db';
 import type { Venue } from '@lq/venues';
-import { openVenue, readCredentials } from '../accounts/credentials';
-import { SecretBox } from '../accounts/secrets';
-import type { Config } from '../config';
+import { openVenue, readCredentials, SecretBox } from '../trading-accounts';
+import type { Config } from '../platform/config';
 
 export interface VenueContext {
   config: Config;

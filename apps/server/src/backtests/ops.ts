@@ -1,0 +1,50 @@
+// Operator commands of the backtests area (wired into `npm run ops` by ops/).
+import { SETTING_KEYS } from '@lq/db';
+import { OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
+
+export const BACKTEST_OPS: OpsCommandSet = {
+  usage: `  backtest:maintenance [on|off]               show or switch the backtest maintenance mode
+  backtest:slots <email> <n>                  set the operator-granted extra backtest slots (1 + n at once)`,
+  commands: {
+    'backtest:slots': {
+      args: 2,
+      async run(db, [email, n], out) {
+        if (!/^\d{1,4}$/.test(n)) throw new OpsError(`n must be a whole number 0–9999 (got "${n}")`, 2);
+        const userId = await userIdByMail(db, email);
+        await db.exec(`delete from entitlement_grants where user_id = $1 and kind = 'backtest_slot' and origin = 'operator'`, [userId]);
+        if (Number(n) > 0) {
+          await db.exec(
+            `insert into entitlement_grants (user_id, kind, quantity, origin, note) values ($1, 'backtest_slot', $2, 'operator', 'npm run ops backtest:slots')`,
+            [userId, Number(n)],
+          );
+        }
+        const total = await db.exec<{ n: number }>(
+          `select (1 + coalesce(sum(quantity), 0))::int as n from entitlement_grants
+            where user_id = $1 and kind = 'backtest_slot' and (expires_at is null or expires_at > now())`,
+          [userId],
+        );
+        out(`${email.trim().toLowerCase()}: ${n} extra backtest slot(s), ${total[0].n} in total`);
+      },
+    },
+    'backtest:maintenance': {
+      args: -1,
+      async run(db, args, out) {
+        if (args.length > 1 || (args[0] && args[0] !== 'on' && args[0] !== 'off')) {
+          throw new OpsError('usage: backtest:maintenance [on|off]', 2);
+        }
+        if (args[0]) {
+          await db.exec(
+            `insert into app_settings (key, value) values ($1, $2::jsonb)
+               on conflict (key) do update set value = excluded.value, updated_at = now()`,
+            [SETTING_KEYS.backtestMaintenance, args[0] === 'on' ? 'true' : 'false'],
+          );
+        }
+        const rows = await db.exec<{ value: unknown }>(
+          'select value from app_settings where key = $1',
+          [SETTING_KEYS.backtestMaintenance],
+        );
+        out(`backtest maintenance: ${rows[0]?.value === true ? 'on' : 'off'}`);
+      },
+    },
+  },
+};

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+const ROLES = ['api', 'worker', 'runner', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), {
+      error: `must be a URL (${protocols.source})`,
+    });
+
+/** Environment keys the server reads, with defaults. Parsed once at boot. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
+  ROLE: z.enum(ROLES).default('all'),
+  SMTP_URL: optionalUrl(/^smtps?:$/),
+  MAIL_FROM: z.string().min(3).default('Lightning Quant <no-reply@lightning-quant.local>'),
+  CORS_ORIGINS: csv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  TOKEN_TTL_HOURS: positiveInt(24 * 7),
+  /** How long an authenticated token stays in the in-process cache (0 disables it). */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  TRUST_PROXY: bool(false),
+  /** Per-IP request budgets per minute on sensitive routes. */
+  LOGIN_RATE_PER_MINUTE: positiveInt(30),
+  CODE_RATE_PER_MINUTE: positiveInt(10),
+  /** Per-account budget per minute on sensitive logged-in endpoints (password, payment password, money). */
+  ACCOUNT_RATE_PER_MINUTE: positiveInt(20),
+  /** Failed logins per account (or per IP ×10) in the lock window before login is refused. */
+  LOGIN_MAX_FAILURES: positiveInt(5),
+  LOGIN_LOCK_MINUTES: positiveInt(15),
+  /** Candle files (CSV / CSV.gz) imported at start by the worker when not yet imported. */
+  MARKET_DATA_DIR: z.string().trim().optional(),
+  /** Origins of the exchanges' REST APIs for candle imports (a proxy or a local stand-in). */
+  MARKET_BINANCE_URL: optionalUrl(/^https?:$/),
+  MARKET_OKX_URL: optionalUrl(/^https?:$/),
+  MARKET_DUKASCOPY_URL: optionalUrl(/^https?:$/),
+  /** Master key of the trading-account secrets (base64 of 32 bytes); default: <DATA_DIR>/secrets.key (0600). */
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, { error: 'must be base64 of 32 bytes' }),
+  /** RSA private key (PKCS#8 PEM) the web client encrypts secrets for; default: <DATA_DIR>/transport-rsa.pem (0600). */
+  SECRETS_TRANSPORT_KEY: z.string().trim().optional(),
+  /** Origins of the live venues' REST APIs (the fake exchange on 127.0.0.1 in tests and demos); unset: the real exchanges. */
+  EXCHANGE_BINANCE_URL: optionalUrl(/^https?:$/),
+  EXCHANGE_OKX_URL: optionalUrl(/^https?:$/),
+  /** Robot runner: row lease length, heartbeat, candle poll interval, robots per process. */
+  RUNNER_LEASE_MS: positiveInt(15_000),
+  RUNNER_HEARTBEAT_MS: positiveInt(5_000),
+  RUNNER_POLL_MS: positiveInt(2_000),
+  RUNNER_MAX_ROBOTS: positiveInt(2_000),
+  /** How long after an order was journalled a venue that does not know it proves it was never received (recvWindow + margin). */
+  RUNNER_RESOLVE_WINDOW_MS: positiveInt(15_000),
+  /** Timeout of one venue request of the runner. */
+  RUNNER_VENUE_TIMEOUT_MS: positiveInt(10_000),
+  /** ccxt's request spacing (rate limit) on the runner's venue calls; false only against a local fake exchange. */
+  RUNNER_CCXT_THROTTLE: bool(true),
+});
+
+export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from environment variables; unknown values are named in one error. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    webDist: path.resolve(parsed.data.WEB_DIST),
+  };
+}
+
+export const runsApi = (role: Role) => role === 'api' || role === 'all';
+export const runsWorker = (role: Role) => role === 'worker' || role === 'all';
+export const runsRunner = (role: Role) => role === 'runner' || role === 'all';

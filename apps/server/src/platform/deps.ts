@@ -1,0 +1,37 @@
+// What the app carries for every area: decorated on the Fastify instance by app.ts, read by the
+// areas' plugins.
+import type { FastifyInstance } from 'fastify';
+import type PgBoss from 'pg-boss';
+import type { Database, DatabaseHandle } from '@lq/db';
+import type { Sessions } from './auth';
+import type { Config } from './config';
+import type { JobRegistry } from './jobs';
+import type { Mailer } from './mail';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    sessions: Sessions;
+    mailer: Mailer;
+    /** Areas add their queues and workers here while they register (see platform/jobs.ts). */
+    jobs: JobRegistry;
+    /** pg-boss, when started (see BuildOptions.jobs). */
+    boss: PgBoss | undefined;
+  }
+}
+
+/** The platform services an area's routes and services work with. */
+export interface PlatformDeps {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+  sessions: Sessions;
+}
+
+export const platformDeps = (app: FastifyInstance): PlatformDeps => ({
+  db: app.database.db,
+  config: app.config,
+  mailer: app.mailer,
+  sessions: app.sessions,
+});

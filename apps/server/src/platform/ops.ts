@@ -1,0 +1,90 @@
+// `npm run ops`: the command runner. Each area declares its commands (`<area>/ops.ts`); ops/ puts
+// them together and dispatches here.
+import { openDatabase, type DatabaseHandle } from '@lq/db';
+import { loadConfig } from './config';
+
+export class OpsError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export type OpsOut = (line: string) => void;
+
+export interface OpsCommand {
+  /** Exact number of arguments; -1: the command checks them itself. */
+  args: number;
+  run(db: DatabaseHandle, args: string[], out: OpsOut): Promise<void>;
+}
+
+/** An area's commands and the usage lines that describe them. */
+export interface OpsCommandSet {
+  usage: string;
+  commands: Record<string, OpsCommand>;
+}
+
+/** Runs one operator command against the configured database; returns the exit code. */
+export async function dispatchOps(
+  sets: readonly OpsCommandSet[],
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  out: OpsOut = (l) => console.log(l),
+  err: OpsOut = (l) => console.error(l),
+): Promise<number> {
+  const usage = `usage: npm run ops -- <command>
+${sets.map((s) => s.usage).join('\n')}
+Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
+  const commands: Record<string, OpsCommand> = {};
+  for (const set of sets) {
+    for (const [name, command] of Object.entries(set.commands)) {
+      if (commands[name]) throw new Error(`ops command ${name} is declared twice`);
+      commands[name] = command;
+    }
+  }
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    (name ? out : err)(usage);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    err(`unknown command "${name}"\n${usage}`);
+    return 2;
+  }
+  if (command.args >= 0 && args.length !== command.args) {
+    err(`${name} takes ${command.args} argument(s)\n${usage}`);
+    return 2;
+  }
+  let db: DatabaseHandle | undefined;
+  try {
+    const config = loadConfig(env);
+    db = await openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.DATABASE_URL,
+      pgliteMode: 'auto',
+    });
+    await command.run(db, args, out);
+    return 0;
+  } catch (e) {
+    err(`${name}: ${(e as Error).message}`);
+    return e instanceof OpsError ? e.exitCode : 1;
+  } finally {
+    await db?.close();
+  }
+}
+
+/** Column-aligned rows (the first is the header). */
+export function printTable(rows: string[][], out: OpsOut): void {
+  const width = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) out(r.map((v, i) => v.padEnd(width[i])).join('  ').trimEnd());
+}
+
+/** The id of the user with this e-mail, or an OpsError. */
+export async function userIdByMail(db: DatabaseHandle, email: string): Promise<number> {
+  const users = await db.exec<{ id: number }>('select id from users where mail = $1', [email.trim().toLowerCase()]);
+  if (users.length === 0) throw new OpsError(`no user with e-mail ${email}`);
+  return users[0].id;
+}

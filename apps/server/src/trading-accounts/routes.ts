@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accountBindBody,
+  accountBindResult,
+  accountEditBody,
+  accountIdBody,
+  accountIdQuery,
+  accountItem,
+  accountList,
+  accountListQuery,
+  accountOverview,
+  accountPublicKey,
+  envelopeOf,
+  errorEnvelope,
+} from '@lq/contracts';
+import {
+  bindAccount,
+  editAccount,
+  getOwnAccount,
+  itemOf,
+  listAccounts,
+  overviewOf,
+  recheckAccount,
+  rotateBridgeToken,
+  unbindAccount,
+  type TradingAccountDeps,
+} from './service';
+import { SecretBox } from './secrets';
+import { requireAuth } from '../platform/auth';
+import { ok } from '../platform/http';
+import { perAccountLimit } from '../platform/limits';
+import type { PlatformDeps } from '../platform/deps';
+
+const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
+const bearer = [{ bearer: [] }];
+const tags = ['apikey'];
+
+/**
+ * Trading accounts (API keys): `user/api/apikey/...` (docs/api.md, "Trading accounts").
+ * Building the SecretBox here makes a key file with loose permissions stop the server at start.
+ */
+export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const auth = requireAuth(deps.sessions);
+  const box = SecretBox.fromConfig(deps.config);
+  const svc: TradingAccountDeps = { db: deps.db, box, config: deps.config };
+  // Binding, key changes and checks call the exchange: limited per account.
+  const venueLimit = perAccountLimit(deps.config.ACCOUNT_RATE_PER_MINUTE);
+
+  r.get(
+    '/user/api/apikey/public-key',
+    {
+      schema: {
+        tags,
+        summary: 'The RSA public key the client encrypts secretKey and passphrase with (RSA-OAEP, SHA-256)',
+        response: { 200: envelopeOf(accountPublicKey), ...errors },
+      },
+    },
+    (req) => ok(req, { spki: box.publicKeySpki, pem: box.publicKeyPem, algorithm: 'RSA-OAEP-256' as const }),
+  );
+
+  r.get(
+    '/user/api/apikey/overview',
+    {
+      schema: { tags, summary: 'Per market: exchanges, bound accounts, frozen ones, robots running', security: bearer, response: { 200: envelopeOf(accountOverview), ...errors } },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await overviewOf(deps.db, req.auth!.user.id)),
+  );
+
+  r.get(
+    '/user/api/apikey/list',
+    {
+      schema: { tags, summary: 'The caller’s trading accounts (of one market when `market` is given); keys masked', security: bearer, querystring: accountListQuery, response: { 200: envelopeOf(accountList), ...errors } },
+      preHandler: auth,
+    },
+    async (req) => ok(req, { list: await listAccounts(deps.db, req.auth!.user.id, req.query.market) }),
+  );
+
+  r.get(
+    '/user/api/apikey/detail',
+    {
+      schema: { tags, summary: 'One trading account (key masked, last key check, bridge status)', security: bearer, querystring: accountIdQuery, response: { 200: envelopeOf(accountItem), ...errors } },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await itemOf(deps.db, await getOwnAccount(deps.db, req.auth!.user.id, req.query.id))),
+  );
+
+  r.post(
+    '/user/api/apikey/bind',
+    {
+      schema: {
+        tags,
+        summary: 'Bind a trading account: crypto keys are checked with the exchange (read-only); MT5 answers its bridge token once',
+        security: bearer,
+        body: accountBindBody,
+        response: { 200: envelopeOf(accountBindResult), ...errors },
+      },
+      config: venueLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await bindAccount(svc, req.auth!.user.id, req.body)),
+  );
+
+  r.put(
+    '/user/api/apikey/edit',
+    {
+      schema: { tags, summary: 'Change name, remark, leverage; new secrets are checked with the exchange again', security: bearer, body: accountEditBody, response: { 200: envelopeOf(accountItem), ...errors } },
+      config: venueLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await editAccount(svc, req.auth!.user.id, req.body)),
+  );
+
+  r.delete(
+    '/user/api/apikey/unbind',
+    {
+      schema: { tags, summary: 'Unbind (refused while a robot on it runs, is paused or stopping); secrets are erased', security: bearer, querystring: accountIdQuery, response: { 200: envelopeOf(z.null()), ...errors } },
+      preHandler: auth,
+    },
+    async (req) => {
+      await unbindAccount(svc, req.auth!.user.id, req.query.id);
+      return ok(req, null);
+    },
+  );
+
+  r.post(
+    '/user/api/apikey/check',
+    {
+      schema: { tags, summary: 'Check the stored key with the exchange again (permissions, position and margin mode)', security: bearer, body: accountIdBody, response: { 200: envelopeOf(accountItem), ...errors } },
+      config: venueLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await recheckAccount(svc, req.auth!.user.id, req.body.id)),
+  );
+
+  r.post(
+    '/user/api/apikey/rotate-token',
+    {
+      schema: { tags, summary: 'MT5: a new bridge token, shown once; the old one stops working', security: bearer, body: accountIdBody, response: { 200: envelopeOf(accountBindResult), ...errors } },
+      config: venueLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await rotateBridgeToken(svc, req.auth!.user.id, req.body.id)),
+  );
+}

@@ -1,0 +1,18 @@
+// Users: people who log in — register, login, verification codes, profile, payment password.
+import fp from 'fastify-plugin';
+import { platformDeps } from '../platform/deps';
+import { startUserJobs } from './jobs';
+import { userRoutes } from './routes';
+
+export const usersPlugin = fp(
+  async (app) => {
+    userRoutes(app, platformDeps(app));
+    app.jobs.add('users', startUserJobs);
+    return Promise.resolve();
+  },
+  { name: 'users' },
+);
+
+export { USER_OPS } from './ops';
+export { USER_QUEUES } from './jobs';
+export { checkPayPassword, hashSecret } from './service';

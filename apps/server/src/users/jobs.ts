@@ -1,0 +1,35 @@
+import type { DatabaseHandle } from '@lq/db';
+import type { JobContext } from '../platform/jobs';
+
+export const USER_QUEUES = { housekeeping: 'housekeeping' } as const;
+
+/** The nightly clean-up of sign-in data. */
+export async function startUserJobs({ boss, database, log, work }: JobContext): Promise<void> {
+  await boss.createQueue(USER_QUEUES.housekeeping);
+  if (!work) return;
+  await boss.schedule(USER_QUEUES.housekeeping, '17 3 * * *');
+  await boss.work(USER_QUEUES.housekeeping, async () => {
+    const removed = await housekeeping(database);
+    log.info({ removed }, 'housekeeping done');
+  });
+}
+
+/** Deletes sessions, codes and login attempts that can no longer matter. */
+export async function housekeeping(database: DatabaseHandle) {
+  const deleted = async (statement: string) =>
+    (
+      await database.exec<{ n: number }>(
+        `with d as (${statement} returning 1) select count(*)::int as n from d`,
+      )
+    )[0].n;
+  const s = await deleted(
+    `delete from sessions where expires_at < now() - interval '1 day' or revoked_at < now() - interval '1 day'`,
+  );
+  const c = await deleted(
+    `delete from verification_codes where expires_at < now() - interval '1 day'`,
+  );
+  const a = await deleted(
+    `delete from login_attempts where created_at < now() - interval '7 days'`,
+  );
+  return { sessions: s, codes: c, loginAttempts: a };
+}

@@ -1,0 +1,56 @@
+// Operator commands of the users area (wired into `npm run ops` by ops/).
+import { USER_LEVELS } from '@lq/contracts';
+import { OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+
+export const USER_OPS: OpsCommandSet = {
+  usage: `  user:list                                   list users (newest first)
+  user:set-level <email> <VIP1|VIP2|VIP3|none>  set a user's level
+  mail:last <email>                           print the last mail sent to an address (codes included)`,
+  commands: {
+    'user:list': {
+      args: 0,
+      async run(db, _args, out) {
+        const rows = await db.exec<Record<string, string>>(
+          `select u.mail, u.user_code, u.user_level, coalesce(u.nickname, '') as nickname, coalesce(r.user_code, '') as referrer,
+                  to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as created
+             from users u left join users r on r.id = u.referrer_id order by u.id desc limit 1000`,
+        );
+        if (rows.length === 0) return out('no users');
+        const cols = ['mail', 'user_code', 'user_level', 'nickname', 'referrer', 'created'];
+        printTable([cols, ...rows.map((r) => cols.map((c) => String(r[c])))], out);
+      },
+    },
+    'user:set-level': {
+      args: 2,
+      async run(db, [email, level], out) {
+        if (!(USER_LEVELS as readonly string[]).includes(level)) {
+          throw new OpsError(`level must be one of ${USER_LEVELS.join(', ')} (got "${level}")`, 2);
+        }
+        const rows = await db.exec<{ mail: string }>(
+          'update users set user_level = $2, updated_at = now() where mail = $1 returning mail',
+          [email.trim().toLowerCase(), level],
+        );
+        if (rows.length === 0) throw new OpsError(`no user with e-mail ${email}`);
+        out(`${rows[0].mail}: level ${level}`);
+      },
+    },
+    'mail:last': {
+      args: 1,
+      async run(db, [email], out) {
+        const rows = await db.exec<Record<string, string | null>>(
+          `select "to", subject, text, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as created,
+                  sent_at is not null as sent, error
+             from mail_outbox where "to" = $1 order by id desc limit 1`,
+          [email.trim().toLowerCase()],
+        );
+        const m = rows[0];
+        if (!m) throw new OpsError(`no mail to ${email}`);
+        out(`To: ${m.to}`);
+        out(`Date: ${m.created} UTC${m.error ? `  (delivery failed: ${m.error})` : ''}`);
+        out(`Subject: ${m.subject}`);
+        out('');
+        out(String(m.text));
+      },
+    },
+  },
+};

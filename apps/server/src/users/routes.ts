@@ -1,0 +1,293 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AppError,
+  dataSourceList as dataSourceListSchema,
+  dataSourceSelectBody,
+  envelopeOf,
+  errorEnvelope,
+  localeBody,
+  loginBody,
+  loginResult,
+  nicknameBody,
+  paidPwdEditBody,
+  passwordChangeBody,
+  passwordResetBody,
+  registerBody,
+  userInfo,
+  verifyCodeSendBody,
+} from '@lq/contracts';
+import { optionalAuth, requireAuth } from '../platform/auth';
+import { ok } from '../platform/http';
+import { perAccountLimit, perIpLimit } from '../platform/limits';
+import * as users from './service';
+import type { PlatformDeps } from '../platform/deps';
+
+const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
+const empty = envelopeOf(z.null());
+const bearer = [{ bearer: [] }];
+
+export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const auth = requireAuth(deps.sessions);
+  const maybeAuth = optionalAuth(deps.sessions);
+  const { config } = deps;
+  const loginLimit = perIpLimit(config.LOGIN_RATE_PER_MINUTE);
+  const codeLimit = perIpLimit(config.CODE_RATE_PER_MINUTE);
+  const accountLimit = perAccountLimit(config.ACCOUNT_RATE_PER_MINUTE);
+
+  r.post(
+    '/user/api/verify-code/send',
+    {
+      schema: {
+        tags: ['user'],
+        summary:
+          'Send a verification code by e-mail (MAIL_PAID_PWD_RESET: logged in, to the own address)',
+        body: verifyCodeSendBody,
+        response: { 200: empty, ...errors },
+      },
+      config: codeLimit,
+      preHandler: maybeAuth,
+    },
+    async (req) => {
+      let mail = req.body.userMail;
+      if (req.body.codeType === 'MAIL_PAID_PWD_RESET') {
+        if (!req.auth) throw new AppError('UNAUTHENTICATED');
+        mail = req.auth.user.mail;
+      }
+      await users.sendVerificationCode(deps, mail, req.body.codeType, req.locale);
+      return ok(req, null, 'common.codeSent');
+    },
+  );
+
+  r.post(
+    '/user/api/register',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Register with an e-mail code; returns a session like login',
+        body: registerBody,
+        response: { 200: envelopeOf(loginResult), ...errors },
+      },
+      config: loginLimit,
+    },
+    async (req) => {
+      const result = await users.register(
+        deps,
+        req.body,
+        req.locale,
+        req.ip,
+        req.headers['user-agent'],
+      );
+      return ok(req, {
+        token: result.token,
+        expiresAt: result.expiresAt.toISOString(),
+        user: result.user,
+      });
+    },
+  );
+
+  r.post(
+    '/user/api/login',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Log in; send the token as Authorization: Bearer <token>',
+        body: loginBody,
+        response: { 200: envelopeOf(loginResult), ...errors },
+      },
+      config: loginLimit,
+    },
+    async (req) => {
+      const result = await users.login(
+        deps,
+        req.body.userMail,
+        req.body.password,
+        req.ip,
+        req.headers['user-agent'],
+      );
+      return ok(req, {
+        token: result.token,
+        expiresAt: result.expiresAt.toISOString(),
+        user: result.user,
+      });
+    },
+  );
+
+  r.post(
+    '/user/api/logout',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Revoke the current token',
+        security: bearer,
+        response: { 200: empty, ...errors },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      await deps.sessions.revoke(req.auth!.tokenHash);
+      return ok(req, null);
+    },
+  );
+
+  r.get(
+    '/user/api/info',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The logged-in user',
+        security: bearer,
+        response: { 200: envelopeOf(userInfo), ...errors },
+      },
+      preHandler: auth,
+    },
+    (req, reply) => {
+      void reply.send(ok(req, users.toUserInfo(req.auth!.user)));
+    },
+  );
+
+  r.post(
+    '/user/api/password/reset',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Forgotten password: new password with a LOGIN_PWD_RESET code; ends all sessions',
+        body: passwordResetBody,
+        response: { 200: empty, ...errors },
+      },
+      config: loginLimit,
+    },
+    async (req) => {
+      await users.resetPassword(deps, req.body.userMail, req.body.code, req.body.password);
+      return ok(req, null);
+    },
+  );
+
+  r.post(
+    '/user/api/password/change',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Change the password (old + new twice); ends the other sessions',
+        security: bearer,
+        body: passwordChangeBody,
+        response: { 200: empty, ...errors },
+      },
+      config: accountLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await users.changePassword(deps, req.auth!, req.body.oldPassword, req.body.password);
+      return ok(req, null);
+    },
+  );
+
+  r.post(
+    '/user/api/nickname',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Set the nickname (at most 8 characters)',
+        security: bearer,
+        body: nicknameBody,
+        response: { 200: empty, ...errors },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      await users.updateProfile(deps, req.auth!, { nickname: req.body.nickname });
+      return ok(req, null);
+    },
+  );
+
+  r.post(
+    '/user/api/locale',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Store the preferred language (also used for e-mails)',
+        security: bearer,
+        body: localeBody,
+        response: { 200: empty, ...errors },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      await users.updateProfile(deps, req.auth!, { locale: req.body.locale });
+      return ok(req, null);
+    },
+  );
+
+  r.get(
+    '/user/api/paid-pwd/judge',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Whether a payment password is set',
+        security: bearer,
+        response: { 200: envelopeOf(z.boolean()), ...errors },
+      },
+      preHandler: auth,
+    },
+    (req, reply) => {
+      void reply.send(ok(req, req.auth!.user.payPwdHash !== null));
+    },
+  );
+
+  r.post(
+    '/user/api/paid-pwd/edit',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Set or change the payment password with a MAIL_PAID_PWD_RESET code',
+        security: bearer,
+        body: paidPwdEditBody,
+        response: { 200: empty, ...errors },
+      },
+      config: accountLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await users.editPayPassword(deps, req.auth!, req.body.code, req.body.paidPwd);
+      return ok(req, null);
+    },
+  );
+
+  r.get(
+    '/user/api/index/datasouce-list',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Markets (data sources) and the user’s selection; works without login',
+        response: { 200: envelopeOf(dataSourceListSchema), ...errors },
+      },
+      preHandler: maybeAuth,
+    },
+    (req, reply) => {
+      void reply.send(
+        ok(req, users.dataSourceList(req.locale, req.auth?.user.selectedDataSource ?? null)),
+      );
+    },
+  );
+
+  r.post(
+    '/user/api/index/datasouce-select',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Persist the selected market; a closed one is refused',
+        security: bearer,
+        body: dataSourceSelectBody,
+        response: { 200: empty, ...errors },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      users.checkSelectableDataSource(req.body.type);
+      await users.updateProfile(deps, req.auth!, { selectedDataSource: req.body.type });
+      return ok(req, null);
+    },
+  );
+}

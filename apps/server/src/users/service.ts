@@ -1,0 +1,439 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
+import { and, count, desc, eq, gt, isNull, max, sql } from '@lq/db';
+import {
+  AppError,
+  CODE_LENGTH,
+  CODE_MAX_ATTEMPTS,
+  CODE_RESEND_SECONDS,
+  CODE_TTL_MS,
+  DATA_SOURCES,
+  isVipLevel,
+  REFUSED_COUNTRIES,
+  translate,
+  type CodeType,
+  type Locale,
+  type UserInfo,
+} from '@lq/contracts';
+import { loginAttempts, users, verificationCodes, type Database, type UserRow } from '@lq/db';
+import type { AuthContext, AuthUser } from '../platform/auth';
+import type { PlatformDeps } from '../platform/deps';
+
+// Algorithm.Argon2id (a const enum, which isolated modules cannot import).
+const ARGON: ArgonOptions = { algorithm: 2 };
+export const hashSecret = (secret: string) => hash(secret, ARGON);
+
+// Verified against when the account does not exist, so both answers take the same time.
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => (dummyHash ??= hashSecret('not-a-real-password-0'));
+
+const codeDigest = (mail: string, type: string, code: string) =>
+  createHash('sha256').update(`${mail}\n${type}\n${code}`).digest('hex');
+
+const USER_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const newUserCode = () =>
+  Array.from({ length: 8 }, () => USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)]).join(
+    '',
+  );
+
+export function toUserInfo(user: AuthUser): UserInfo {
+  return {
+    userName: user.mail,
+    mail: user.mail,
+    userCode: user.userCode,
+    nickname: user.nickname,
+    userLevel: user.userLevel,
+    locale: user.locale,
+    isVip: isVipLevel(user.userLevel),
+    hasPaidPwd: user.payPwdHash !== null,
+    referrerCode: user.referrerCode,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+async function findUserByMail(db: Database, mail: string): Promise<UserRow | undefined> {
+  return (await db.select().from(users).where(eq(users.mail, mail)))[0];
+}
+
+async function referrerCodeOf(db: Database, user: UserRow): Promise<string | null> {
+  if (user.referrerId === null) return null;
+  const rows = await db
+    .select({ code: users.userCode })
+    .from(users)
+    .where(eq(users.id, user.referrerId));
+  return rows[0]?.code ?? null;
+}
+
+// ---------------------------------------------------------------- verification codes
+
+/**
+ * Sends a code. The answer is the same whether or not the address has an account: REGISTER for a
+ * taken address mails a notice instead of a code, LOGIN_PWD_RESET for an unknown address mails
+ * nothing; both still record the send, so the 60 s rule applies identically.
+ */
+export async function sendVerificationCode(
+  deps: PlatformDeps,
+  mail: string,
+  type: CodeType,
+  locale: Locale,
+): Promise<void> {
+  const { db } = deps;
+  const outgoing = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'code:' + mail}))`);
+    const [last] = await tx
+      .select({ createdAt: verificationCodes.createdAt })
+      .from(verificationCodes)
+      .where(eq(verificationCodes.mail, mail))
+      .orderBy(desc(verificationCodes.createdAt))
+      .limit(1);
+    if (last) {
+      const wait = Math.ceil(
+        (last.createdAt.getTime() + CODE_RESEND_SECONDS * 1000 - Date.now()) / 1000,
+      );
+      if (wait > 0) throw new AppError('CODE_SENT_TOO_RECENTLY', { seconds: wait });
+    }
+    const user = await findUserByMail(tx, mail);
+    const issueCode = type === 'REGISTER' ? !user : !!user;
+    const code = issueCode
+      ? String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0')
+      : undefined;
+    // A newer code replaces older ones of the same kind.
+    await tx
+      .update(verificationCodes)
+      .set({ consumedAt: new Date() })
+      .where(
+        and(
+          eq(verificationCodes.mail, mail),
+          eq(verificationCodes.type, type),
+          isNull(verificationCodes.consumedAt),
+        ),
+      );
+    const [row] = await tx
+      .insert(verificationCodes)
+      .values({
+        mail,
+        type,
+        codeHash: code ? codeDigest(mail, type, code) : null,
+        expiresAt: new Date(Date.now() + CODE_TTL_MS),
+      })
+      .returning({ id: verificationCodes.id });
+    const mailLocale = (user?.locale as Locale | undefined) ?? locale;
+    if (code) {
+      return {
+        rowId: row.id,
+        to: mail,
+        subject: translate(mailLocale, 'mail.code.subject', { code }),
+        text: translate(mailLocale, 'mail.code.body', {
+          code,
+          minutes: CODE_TTL_MS / 60_000,
+          purpose: translate(mailLocale, `mail.purpose.${type}`),
+        }),
+      };
+    }
+    if (type === 'REGISTER') {
+      return {
+        rowId: row.id,
+        to: mail,
+        subject: translate(mailLocale, 'mail.registered.subject'),
+        text: translate(mailLocale, 'mail.registered.body'),
+      };
+    }
+    return undefined;
+  });
+  if (!outgoing) return;
+  const { rowId, ...message } = outgoing;
+  try {
+    await deps.mailer.send(message);
+  } catch (err) {
+    // Undelivered: forget the send so the user may retry at once instead of in 60 s.
+    await db.delete(verificationCodes).where(eq(verificationCodes.id, rowId));
+    throw err;
+  }
+}
+
+/**
+ * Checks a code in its own transaction (so failed attempts count even when the caller fails) and
+ * returns its row id; the caller consumes it with `consumeCode` inside its own transaction.
+ */
+type CodeCheck =
+  { id: number } | { error: 'CODE_INVALID' | 'CODE_EXPIRED' | 'CODE_TOO_MANY_ATTEMPTS' };
+
+async function checkCode(
+  db: Database,
+  mail: string,
+  type: CodeType,
+  code: string,
+): Promise<number> {
+  const failure = await db.transaction(async (tx): Promise<CodeCheck> => {
+    const [row] = await tx
+      .select()
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.mail, mail),
+          eq(verificationCodes.type, type),
+          isNull(verificationCodes.consumedAt),
+        ),
+      )
+      .orderBy(desc(verificationCodes.createdAt))
+      .limit(1)
+      .for('update');
+    if (!row) return { error: 'CODE_INVALID' as const };
+    if (row.expiresAt.getTime() <= Date.now()) return { error: 'CODE_EXPIRED' as const };
+    if (row.attempts >= CODE_MAX_ATTEMPTS) return { error: 'CODE_TOO_MANY_ATTEMPTS' as const };
+    const expected = row.codeHash ? Buffer.from(row.codeHash, 'hex') : undefined;
+    const given = Buffer.from(codeDigest(mail, type, code), 'hex');
+    if (expected && timingSafeEqual(expected, given)) return { id: row.id };
+    await tx
+      .update(verificationCodes)
+      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+      .where(eq(verificationCodes.id, row.id));
+    return {
+      error:
+        row.attempts + 1 >= CODE_MAX_ATTEMPTS
+          ? ('CODE_TOO_MANY_ATTEMPTS' as const)
+          : ('CODE_INVALID' as const),
+    };
+  });
+  if ('error' in failure) throw new AppError(failure.error, {}, 'code');
+  return failure.id;
+}
+
+async function consumeCode(tx: Database, id: number) {
+  const done = await tx
+    .update(verificationCodes)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  if (done.length === 0) throw new AppError('CODE_INVALID', {}, 'code'); // used concurrently
+}
+
+// ---------------------------------------------------------------- register and login
+
+export interface RegisterInput {
+  userMail: string;
+  password: string;
+  code: string;
+  inviteCode?: string | undefined;
+  country: string;
+}
+
+export async function register(
+  deps: PlatformDeps,
+  input: RegisterInput,
+  locale: Locale,
+  ip: string,
+  userAgent: string | undefined,
+) {
+  const { db } = deps;
+  if ((REFUSED_COUNTRIES as readonly string[]).includes(input.country))
+    throw new AppError('REGISTER_COUNTRY_REFUSED', {}, 'country');
+  let referrer: UserRow | undefined;
+  const invite = input.inviteCode?.trim().toUpperCase();
+  if (invite) {
+    referrer = (await db.select().from(users).where(eq(users.userCode, invite)))[0];
+    if (!referrer) throw new AppError('INVITE_CODE_NOT_FOUND', {}, 'inviteCode');
+  }
+  const codeId = await checkCode(db, input.userMail, 'REGISTER', input.code);
+  const passwordHash = await hashSecret(input.password);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        await consumeCode(tx, codeId);
+        const [user] = await tx
+          .insert(users)
+          .values({
+            mail: input.userMail,
+            passwordHash,
+            userCode: newUserCode(),
+            referrerId: referrer?.id ?? null,
+            locale,
+            country: input.country,
+          })
+          .onConflictDoNothing({ target: users.mail })
+          .returning();
+        // Someone registered this address meanwhile: answer as for any wrong code.
+        if (!user) throw new AppError('CODE_INVALID', {}, 'code');
+        const session = await deps.sessions.issue(user.id, ip, userAgent, tx);
+        return {
+          ...session,
+          user: toUserInfo({ ...user, referrerCode: referrer?.userCode ?? null }),
+        };
+      });
+    } catch (err) {
+      // A user-code collision (1 in 32^8 per pair) is retried with a fresh code.
+      if (
+        attempt < 3 &&
+        /users_user_code_key/.test(
+          String((err as Error).message) + String((err as { cause?: Error }).cause?.message),
+        )
+      )
+        continue;
+      throw err;
+    }
+  }
+}
+
+export async function login(
+  deps: PlatformDeps,
+  mail: string,
+  password: string,
+  ip: string,
+  userAgent: string | undefined,
+) {
+  const { db, config } = deps;
+  const windowStart = new Date(Date.now() - config.LOGIN_LOCK_MINUTES * 60_000);
+  // Failures since the last success in the window, per account and per IP (same answer for unknown mails).
+  const [lastOk] = await db
+    .select({ at: max(loginAttempts.createdAt) })
+    .from(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.mail, mail),
+        eq(loginAttempts.success, true),
+        gt(loginAttempts.createdAt, windowStart),
+      ),
+    );
+  const since = lastOk?.at ?? windowStart;
+  const failures = (
+    column: typeof loginAttempts.mail | typeof loginAttempts.ip,
+    value: string,
+    from: Date,
+  ) =>
+    db
+      .select({ n: count() })
+      .from(loginAttempts)
+      .where(
+        and(eq(column, value), eq(loginAttempts.success, false), gt(loginAttempts.createdAt, from)),
+      )
+      .then((r) => r[0]?.n ?? 0);
+  const counts = {
+    by_mail: await failures(loginAttempts.mail, mail, since),
+    by_ip: await failures(loginAttempts.ip, ip, windowStart),
+  };
+  if (
+    counts.by_mail >= config.LOGIN_MAX_FAILURES ||
+    counts.by_ip >= config.LOGIN_MAX_FAILURES * 10
+  ) {
+    throw new AppError('LOGIN_LOCKED', { minutes: config.LOGIN_LOCK_MINUTES });
+  }
+  const user = await findUserByMail(db, mail);
+  const good = await verify(user?.passwordHash ?? (await getDummyHash()), password).catch(
+    () => false,
+  );
+  await db.insert(loginAttempts).values({ mail, ip, success: !!user && good });
+  if (!user || !good) throw new AppError('LOGIN_FAILED');
+  const session = await deps.sessions.issue(user.id, ip, userAgent);
+  return {
+    ...session,
+    user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(db, user) }),
+  };
+}
+
+// ---------------------------------------------------------------- passwords
+
+export async function resetPassword(
+  deps: PlatformDeps,
+  mail: string,
+  code: string,
+  password: string,
+) {
+  const { db } = deps;
+  const codeId = await checkCode(db, mail, 'LOGIN_PWD_RESET', code);
+  const passwordHash = await hashSecret(password);
+  await db.transaction(async (tx) => {
+    await consumeCode(tx, codeId);
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(users.mail, mail))
+      .returning({ id: users.id });
+    if (!user) throw new AppError('CODE_INVALID', {}, 'code');
+    // A reset means the old password may be known to someone else: end every session.
+    await deps.sessions.revokeAll(user.id, undefined, tx);
+  });
+}
+
+export async function changePassword(
+  deps: PlatformDeps,
+  auth: AuthContext,
+  oldPassword: string,
+  password: string,
+) {
+  const { db } = deps;
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, auth.user.id));
+  if (!row || !(await verify(row.passwordHash, oldPassword).catch(() => false)))
+    throw new AppError('OLD_PASSWORD_WRONG', {}, 'oldPassword');
+  const passwordHash = await hashSecret(password);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(users.id, auth.user.id));
+    await deps.sessions.revokeAll(auth.user.id, auth.tokenHash, tx);
+  });
+}
+
+export async function editPayPassword(
+  deps: PlatformDeps,
+  auth: AuthContext,
+  code: string,
+  paidPwd: string,
+) {
+  const { db } = deps;
+  const codeId = await checkCode(db, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
+  const payPwdHash = await hashSecret(paidPwd);
+  await db.transaction(async (tx) => {
+    await consumeCode(tx, codeId);
+    await tx
+      .update(users)
+      .set({ payPwdHash, updatedAt: new Date() })
+      .where(eq(users.id, auth.user.id));
+  });
+  deps.sessions.forgetUser(auth.user.id);
+}
+
+/** For money endpoints later: throws unless the payment password is set and matches. */
+export async function checkPayPassword(db: Database, userId: number, paidPwd: string) {
+  const [row] = await db.select({ h: users.payPwdHash }).from(users).where(eq(users.id, userId));
+  if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
+  if (!(await verify(row.h, paidPwd).catch(() => false)))
+    throw new AppError('PAY_PWD_WRONG', {}, 'paidPwd');
+}
+
+// ---------------------------------------------------------------- profile
+
+export async function updateProfile(
+  deps: PlatformDeps,
+  auth: AuthContext,
+  patch: Partial<Pick<UserRow, 'nickname' | 'locale' | 'selectedDataSource'>>,
+) {
+  await deps.db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, auth.user.id));
+  deps.sessions.forgetUser(auth.user.id);
+}
+
+export function dataSourceList(locale: Locale, selected: string | null) {
+  return {
+    list: DATA_SOURCES.map((s) => ({
+      type: s.type,
+      isOpen: s.isOpen,
+      text: translate(locale, `dataSource.${s.type}`),
+      value: s.market,
+      icon: s.icon,
+    })),
+    selected:
+      selected && DATA_SOURCES.some((s) => s.type === selected && s.isOpen) ? selected : null,
+  };
+}
+
+export function checkSelectableDataSource(type: string) {
+  const source = DATA_SOURCES.find((s) => s.type === type);
+  if (!source) throw new AppError('DATA_SOURCE_UNKNOWN', {}, 'type');
+  if (!source.isOpen) throw new AppError('MARKET_NOT_OPEN', {}, 'type');
+}
