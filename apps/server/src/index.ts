@@ -5,4 +5,4 @@ export { ok } from './platform/http';
 export { Mailer } from './platform/mail';
 export { JobRegistry, type JobContext, type JobSetup } from './platform/jobs';
 export { hashSecret, checkPayPassword, USER_QUEUES } from './users';
-export { perAccountLimit, perIpLimit } from './platform/limits';
+export { perUserLimit, perIpLimit } from './platform/limits';

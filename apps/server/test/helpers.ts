@@ -163,7 +163,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     WEB_DIST: path.join(dataDir, 'no-web'),
     LOGIN_RATE_PER_MINUTE: '1000',
     CODE_RATE_PER_MINUTE: '1000',
-    ACCOUNT_RATE_PER_MINUTE: '1000',
+    USER_RATE_PER_MINUTE: '1000',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.env,
   });

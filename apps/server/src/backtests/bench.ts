@@ -55,7 +55,7 @@ export async function benchBacktestApi(options: { dataFile?: string; databaseUrl
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dir, 'no-web'),
-    ACCOUNT_RATE_PER_MINUTE: '1000',
+    USER_RATE_PER_MINUTE: '1000',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL, pgliteMode: 'exclusive' });

@@ -45,7 +45,7 @@ import {
   tradesOf,
 } from './service';
 import { ok } from '../platform/http';
-import { perAccountLimit } from '../platform/limits';
+import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
@@ -58,7 +58,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   const auth = requireAuth(deps.sessions);
   const svc = backtestService(app.database);
   // Creating runs the engine: limited per account like the other order endpoints.
-  const createLimit = perAccountLimit(deps.config.ACCOUNT_RATE_PER_MINUTE);
+  const createLimit = perUserLimit(deps.config.USER_RATE_PER_MINUTE);
   app.addHook('preClose', async () => {
     await svc.close();
   });

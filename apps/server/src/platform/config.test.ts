@@ -41,6 +41,12 @@ describe('config', () => {
     for (const key of ['PORT', 'ROLE', 'DATABASE_URL', 'SMTP_URL']) expect(msg).toContain(key);
   });
 
+  it('reads a renamed key under its old name when the new one is not set', () => {
+    expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7' }).USER_RATE_PER_MINUTE).toBe(7);
+    expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7', USER_RATE_PER_MINUTE: '9' }).USER_RATE_PER_MINUTE).toBe(9);
+    expect(loadConfig({}).USER_RATE_PER_MINUTE).toBe(20);
+  });
+
   it('redacts secrets in logs', () => {
     for (const p of [
       'req.headers.authorization',

@@ -51,9 +51,9 @@ export const configSchema = z.object({
   /** Per-IP request budgets per minute on sensitive routes. */
   LOGIN_RATE_PER_MINUTE: positiveInt(30),
   CODE_RATE_PER_MINUTE: positiveInt(10),
-  /** Per-account budget per minute on sensitive logged-in endpoints (password, payment password, money). */
-  ACCOUNT_RATE_PER_MINUTE: positiveInt(20),
-  /** Failed logins per account (or per IP ×10) in the lock window before login is refused. */
+  /** Per-user budget per minute on sensitive logged-in endpoints (password, payment password, money). */
+  USER_RATE_PER_MINUTE: positiveInt(20),
+  /** Failed logins per user (or per IP ×10) in the lock window before login is refused. */
   LOGIN_MAX_FAILURES: positiveInt(5),
   LOGIN_LOCK_MINUTES: positiveInt(15),
   /** Candle files (CSV / CSV.gz) imported at start by the worker when not yet imported. */
@@ -95,11 +95,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** Keys that were renamed: the old name is still read when the new one is not set. */
+const RENAMED_KEYS: Partial<Record<keyof z.infer<typeof configSchema>, string[]>> = {
+  USER_RATE_PER_MINUTE: ['ACCOUNT_RATE_PER_MINUTE'],
+};
+
 /** Reads the configuration from environment variables; unknown values are named in one error. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked: Record<string, string> = {};
   for (const key of Object.keys(configSchema.shape)) {
-    const v = env[key];
+    const v = env[key] ?? RENAMED_KEYS[key as keyof typeof RENAMED_KEYS]?.map((old) => env[old]).find((o) => o !== undefined);
     if (v !== undefined && v !== '') picked[key] = v;
   }
   const parsed = configSchema.safeParse(picked);

@@ -4,11 +4,11 @@ import type { FastifyRequest } from 'fastify';
 export const perIpLimit = (max: number) => ({ rateLimit: { max, timeWindow: 60_000 } });
 
 /**
- * Route config: at most `max` requests per minute per logged-in account (whatever the IP). The
+ * Route config: at most `max` requests per minute per logged-in user (whatever the IP). The
  * limiter runs as a preHandler after the route's own (auth) preHandler, so it sees the user.
  * Use it on every money and order endpoint.
  */
-export const perAccountLimit = (max: number) => ({
+export const perUserLimit = (max: number) => ({
   rateLimit: {
     max,
     timeWindow: 60_000,

@@ -23,7 +23,7 @@ import {
 import { requireAuth } from '../platform/auth';
 import { marketOf } from '../strategy-setup';
 import { ok } from '../platform/http';
-import { perAccountLimit } from '../platform/limits';
+import { perUserLimit } from '../platform/limits';
 import { NoFreeSeatError, seatSummary as seatSummaryOf } from './seats';
 import { createRobot, detailOf, fillsOf, getOwnRobot, listRobots, ordersOf, robotAction } from './service';
 import { tickersOf } from './tickers';
@@ -51,8 +51,8 @@ const tags = ['robot'];
 export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
-  // Creating and acting on robots are order endpoints: limited per account.
-  const orderLimit = perAccountLimit(deps.config.ACCOUNT_RATE_PER_MINUTE);
+  // Creating and acting on robots are order endpoints: limited per user.
+  const orderLimit = perUserLimit(deps.config.USER_RATE_PER_MINUTE);
 
   r.post(
     '/order/api/robot/create',

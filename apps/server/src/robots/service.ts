@@ -272,7 +272,7 @@ export function validateRobotParams(
 /**
  * Validates everything and inserts the robot (status running, no lease: the runner picks it up)
  * with its `started` event. Account: the caller's, bound, not frozen, of the data source's market.
- * Crypto: one non-stopped robot per coin per account. Seats: see seats.ts.
+ * Crypto: one non-stopped robot per coin per trading account. Seats: see seats.ts.
  */
 export async function createRobot(
   db: Database,

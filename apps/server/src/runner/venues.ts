@@ -21,7 +21,7 @@ export function registerVenueFactory(exchange: string, factory: VenueFactory): v
   factories.set(exchange, factory);
 }
 
-/** The Venue of an account (credentials decrypted here, never logged). */
+/** The Venue of a trading account (credentials decrypted here, never logged). */
 export async function createVenue(ctx: VenueContext): Promise<Venue> {
   const own = factories.get(ctx.exchange);
   if (own) return own(ctx);

@@ -16,7 +16,7 @@ import { SecretDecryptError, type SecretBox } from './secrets';
 
 export type AccountExchange = 'binance' | 'okx' | 'mt5';
 
-export interface AccountCredentials {
+export interface TradingAccountCredentials {
   exchange: AccountExchange;
   /** Empty for mt5 (the bridge authenticates by its token hash). */
   apiKey: string;
@@ -34,7 +34,7 @@ export async function readCredentials(
   db: Database,
   box: SecretBox,
   accountId: number,
-): Promise<AccountCredentials> {
+): Promise<TradingAccountCredentials> {
   const [row] = await db
     .select({
       id: tradingAccounts.id,
@@ -81,7 +81,7 @@ export const ccxtVenueId = (exchange: 'binance' | 'okx'): CcxtVenueConfig['venue
 /** A CcxtVenue on these credentials with the configured origin (binance and okx only). */
 export function openVenue(
   config: { EXCHANGE_BINANCE_URL?: string; EXCHANGE_OKX_URL?: string },
-  creds: AccountCredentials,
+  creds: TradingAccountCredentials,
   extra: Partial<CcxtVenueConfig> = {},
 ): CcxtVenue {
   if (creds.exchange === 'mt5') throw new Error('mt5 accounts trade through the bridge, not ccxt');

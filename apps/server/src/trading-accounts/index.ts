@@ -12,6 +12,6 @@ export const tradingAccountsPlugin = fp(
   { name: 'trading-accounts' },
 );
 
-export { ccxtVenueId, openVenue, readCredentials, venueOrigin, type AccountCredentials } from './credentials';
+export { ccxtVenueId, openVenue, readCredentials, venueOrigin, type TradingAccountCredentials } from './credentials';
 export { SecretBox } from './secrets';
 export { bridgeTokenEvents } from './service';

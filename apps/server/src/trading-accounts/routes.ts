@@ -30,7 +30,7 @@ import {
 import { SecretBox } from './secrets';
 import { requireAuth } from '../platform/auth';
 import { ok } from '../platform/http';
-import { perAccountLimit } from '../platform/limits';
+import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
@@ -46,8 +46,8 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   const auth = requireAuth(deps.sessions);
   const box = SecretBox.fromConfig(deps.config);
   const svc: TradingAccountDeps = { db: deps.db, box, config: deps.config };
-  // Binding, key changes and checks call the exchange: limited per account.
-  const venueLimit = perAccountLimit(deps.config.ACCOUNT_RATE_PER_MINUTE);
+  // Binding, key changes and checks call the exchange: limited per user.
+  const venueLimit = perUserLimit(deps.config.USER_RATE_PER_MINUTE);
 
   r.get(
     '/user/api/apikey/public-key',

@@ -37,7 +37,7 @@ import {
 } from '@lq/db';
 import { VenueError, VenueRetryableError, VenueStopError, type KeyCheck } from '@lq/venues';
 import { RequestValidationError } from '../platform/http';
-import { openVenue, type AccountCredentials } from './credentials';
+import { openVenue, type TradingAccountCredentials } from './credentials';
 import { SecretDecryptError, sha256Hex, type SecretBox } from './secrets';
 
 /** Robot statuses that keep an account in use. */
@@ -57,7 +57,7 @@ export interface TradingAccountDeps {
   box: SecretBox;
   config: { EXCHANGE_BINANCE_URL?: string; EXCHANGE_OKX_URL?: string };
   /** Replaces the venue check (tests of other modules); default: CcxtVenue.checkKey on the configured origin. */
-  checkKey?: (creds: AccountCredentials) => Promise<KeyCheck>;
+  checkKey?: (creds: TradingAccountCredentials) => Promise<KeyCheck>;
 }
 
 // ---------------------------------------------------------------- rows → answers
@@ -201,14 +201,14 @@ function venueReason(err: VenueError): string {
   return err.venueCode ? `code ${err.venueCode}` : 'authentication failed';
 }
 
-const defaultCheck = (config: TradingAccountDeps['config']) => (creds: AccountCredentials) =>
+const defaultCheck = (config: TradingAccountDeps['config']) => (creds: TradingAccountCredentials) =>
   openVenue(config, creds, { timeoutMs: 10_000, readAttempts: 3, backoffMs: 200 }).checkKey(CHECK_SYMBOL);
 
 /**
  * Checks a key with the venue (read-only calls). Refuses a key the venue rejects, one that can
  * withdraw and one that cannot trade futures; hedge mode and isolated margin are warnings.
  */
-async function checkWithVenue(deps: TradingAccountDeps, creds: AccountCredentials): Promise<StoredCheck> {
+async function checkWithVenue(deps: TradingAccountDeps, creds: TradingAccountCredentials): Promise<StoredCheck> {
   let check: KeyCheck;
   try {
     check = await (deps.checkKey ?? defaultCheck(deps.config))(creds);
@@ -327,7 +327,7 @@ export async function bindAccount(deps: TradingAccountDeps, userId: number, body
 }
 
 /** The stored secrets of a crypto row (for an edit that changes only some of them, or a re-check). */
-function storedSecrets(box: SecretBox, row: TradingAccountRow): AccountCredentials {
+function storedSecrets(box: SecretBox, row: TradingAccountRow): TradingAccountCredentials {
   try {
     const o = box.open({ userId: row.userId, accountId: row.id }, row.wrappedKey, {
       apiKey: row.apiKeyEnc,
@@ -367,7 +367,7 @@ export async function editAccount(deps: TradingAccountDeps, userId: number, body
     if (row.exchange === 'mt5') throw new AppError('BAD_REQUEST', {}, 'secretKey');
     if (body.secretKey === undefined) throw new RequestValidationError([{ code: 'custom', path: ['secretKey'], message: 'validation.required', input: undefined }]);
     const current = storedSecrets(box, row);
-    const creds: AccountCredentials = {
+    const creds: TradingAccountCredentials = {
       exchange: current.exchange,
       apiKey: body.apiKey ?? current.apiKey,
       secret: unseal(box, body.secretKey, 'secretKey'),

@@ -99,7 +99,7 @@ beforeAll(async () => {
     WEB_DIST: path.join(dataDir, 'no-web'),
     LOGIN_RATE_PER_MINUTE: '1000',
     CODE_RATE_PER_MINUTE: '1000',
-    ACCOUNT_RATE_PER_MINUTE: '1000',
+    USER_RATE_PER_MINUTE: '1000',
     AUTH_CACHE_MS: '0',
     EXCHANGE_BINANCE_URL: b,
     EXCHANGE_OKX_URL: o,

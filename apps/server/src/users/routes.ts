@@ -20,7 +20,7 @@ import {
 } from '@lq/contracts';
 import { optionalAuth, requireAuth } from '../platform/auth';
 import { ok } from '../platform/http';
-import { perAccountLimit, perIpLimit } from '../platform/limits';
+import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
 import type { PlatformDeps } from '../platform/deps';
 
@@ -35,7 +35,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
   const { config } = deps;
   const loginLimit = perIpLimit(config.LOGIN_RATE_PER_MINUTE);
   const codeLimit = perIpLimit(config.CODE_RATE_PER_MINUTE);
-  const accountLimit = perAccountLimit(config.ACCOUNT_RATE_PER_MINUTE);
+  const userLimit = perUserLimit(config.USER_RATE_PER_MINUTE);
 
   r.post(
     '/user/api/verify-code/send',
@@ -175,7 +175,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         body: passwordChangeBody,
         response: { 200: empty, ...errors },
       },
-      config: accountLimit,
+      config: userLimit,
       preHandler: auth,
     },
     async (req) => {
@@ -246,7 +246,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         body: paidPwdEditBody,
         response: { 200: empty, ...errors },
       },
-      config: accountLimit,
+      config: userLimit,
       preHandler: auth,
     },
     async (req) => {

@@ -23,7 +23,7 @@ import type { PlatformDeps } from '../platform/deps';
 const ARGON: ArgonOptions = { algorithm: 2 };
 export const hashSecret = (secret: string) => hash(secret, ARGON);
 
-// Verified against when the account does not exist, so both answers take the same time.
+// Verified against when the user does not exist, so both answers take the same time.
 let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => (dummyHash ??= hashSecret('not-a-real-password-0'));
 
@@ -67,7 +67,7 @@ async function referrerCodeOf(db: Database, user: UserRow): Promise<string | nul
 // ---------------------------------------------------------------- verification codes
 
 /**
- * Sends a code. The answer is the same whether or not the address has an account: REGISTER for a
+ * Sends a code. The answer is the same whether or not the address has a user: REGISTER for a
  * taken address mails a notice instead of a code, LOGIN_PWD_RESET for an unknown address mails
  * nothing; both still record the send, so the 60 s rule applies identically.
  */
@@ -283,7 +283,7 @@ export async function login(
 ) {
   const { db, config } = deps;
   const windowStart = new Date(Date.now() - config.LOGIN_LOCK_MINUTES * 60_000);
-  // Failures since the last success in the window, per account and per IP (same answer for unknown mails).
+  // Failures since the last success in the window, per user and per IP (same answer for unknown mails).
   const [lastOk] = await db
     .select({ at: max(loginAttempts.createdAt) })
     .from(loginAttempts)

@@ -242,7 +242,7 @@ describe('verification codes', () => {
 
   it('limits code requests per IP', async () => {
     const strict = await startTestApp({
-      env: { CODE_RATE_PER_MINUTE: '2', ACCOUNT_RATE_PER_MINUTE: '2' },
+      env: { CODE_RATE_PER_MINUTE: '2', USER_RATE_PER_MINUTE: '2' },
     });
     try {
       const send = () =>
