@@ -57,6 +57,7 @@ export const ERRORS = {
   BACKTEST_NO_REPORT: { code: 'A0326', status: 409 },
   BACKTEST_NOT_RUNNING: { code: 'A0327', status: 409 },
   RECOMMEND_BUSY: { code: 'A0328', status: 409 },
+  ORDER_SIZE_TOO_LARGE: { code: 'A0329', status: 422 },
   CONFLICT: { code: 'A0409', status: 409 },
   // trading accounts and robots
   ACCOUNT_KEY_REJECTED: { code: 'A0330', status: 422 },

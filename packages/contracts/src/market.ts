@@ -71,10 +71,22 @@ export const instrumentFacts = z.object({
   digits: z.number(),
   /** Coins per contract (crypto) or units per lot (forex). */
   contractSize: z.number(),
+  /** Order sizes as the data source's venue takes them (order units: contracts or lots). */
   minQty: z.number(),
   qtyStep: z.number(),
   maxLeverage: z.number(),
+  /** Largest order size the venue takes, when it states one. */
+  maxQty: z.number().optional(),
+  /** Smallest order value in the quote currency (Binance's MIN_NOTIONAL); 0: none. */
+  minNotional: z.number().optional(),
+  /** Whose sizes these are (binance, okx, mt5). */
+  venue: z.string().optional(),
+  /** The sizes of every venue of the market, for a robot on an account of another exchange. */
+  venueSizes: z
+    .array(z.object({ venue: z.string(), minQty: z.number(), qtyStep: z.number(), maxQty: z.number().optional(), minNotional: z.number() }))
+    .optional(),
 });
+export type InstrumentFacts = z.infer<typeof instrumentFacts>;
 
 export const currencyItem = z.object({
   symbol: z.string(),

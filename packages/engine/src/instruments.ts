@@ -4,7 +4,7 @@
 // units of the base currency. PnL is in the quote currency; `quoteToAccount` converts it to USD
 // (USD / USDT quote: as is; USD base, e.g. USDJPY: divide by the price).
 import { Decimal } from 'decimal.js';
-import type { Instrument } from './types';
+import type { Instrument, VenueName } from './types';
 
 export const SYMBOL_FORMAT = /^[A-Z]+(?:USDT|USD)$/;
 
@@ -58,6 +58,106 @@ export const instruments: readonly Instrument[] = [
 
 const bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
 
+/**
+ * A venue's order-size rules for one symbol in the venue's own units: what ccxt reports as
+ * `contractSize`, `precision.amount`, `limits.amount` and `limits.cost` (Binance, OKX), or an MT5
+ * symbol's volume min / step / max. The one place sizes of a venue are written down; the live
+ * market of an account's venue overrides it where it is known (`withVenueSizes`).
+ */
+export interface VenueSizeSpec {
+  /** Units of the base asset per 1 of amount: 1 (Binance coins), ctVal (OKX contracts), the lot (MT5). */
+  readonly unit: number;
+  readonly amountStep: number;
+  readonly minAmount: number;
+  /** null: the venue states none. */
+  readonly maxAmount: number | null;
+  /** Smallest order value in the quote currency; 0: none. */
+  readonly minNotional: number;
+}
+
+const binance = (amountStep: number, maxAmount: number, minNotional: number): VenueSizeSpec => ({
+  unit: 1,
+  amountStep,
+  minAmount: amountStep,
+  maxAmount,
+  minNotional,
+});
+const okx = (ctVal: number, lotSz: number): VenueSizeSpec => ({ unit: ctVal, amountStep: lotSz, minAmount: lotSz, maxAmount: null, minNotional: 0 });
+const mt5 = (lot: number): VenueSizeSpec => ({ unit: lot, amountStep: 0.01, minAmount: 0.01, maxAmount: 100, minNotional: 0 });
+
+/** Binance USDⓈ-M and OKX USDT swaps as their exchange info states them; MT5 as a typical broker's. */
+export const VENUE_SIZE_SPECS: Readonly<Record<VenueName, Readonly<Record<string, VenueSizeSpec>>>> = {
+  binance: {
+    BTCUSDT: binance(0.001, 1000, 100),
+    ETHUSDT: binance(0.001, 10_000, 20),
+    SOLUSDT: binance(1, 1_000_000, 5),
+    BNBUSDT: binance(0.01, 100_000, 5),
+    XRPUSDT: binance(0.1, 10_000_000, 5),
+    DOGEUSDT: binance(1, 50_000_000, 5),
+  },
+  okx: {
+    BTCUSDT: okx(0.01, 0.01),
+    ETHUSDT: okx(0.1, 0.01),
+    SOLUSDT: okx(1, 0.01),
+    BNBUSDT: okx(0.01, 0.01),
+    XRPUSDT: okx(100, 0.01),
+    DOGEUSDT: okx(1000, 0.01),
+  },
+  mt5: {
+    EURUSD: mt5(100_000),
+    GBPUSD: mt5(100_000),
+    USDJPY: mt5(100_000),
+    XAUUSD: mt5(100),
+  },
+};
+
+const exact = (x: number) => Number(x.toPrecision(12));
+
+/**
+ * The instrument with a venue's size rules, converted to order units (contracts of
+ * `contractSize`, or lots) — the one place venue amounts and our contracts meet.
+ */
+export function withVenueSizes(instrument: Instrument, venue: VenueName, spec: VenueSizeSpec): Instrument {
+  const perAmount = spec.unit / instrument.contractSize;
+  const qtyStep = exact(spec.amountStep * perAmount);
+  return {
+    ...instrument,
+    venue,
+    qtyStep,
+    minQty: exact(Math.max(spec.minAmount, spec.amountStep) * perAmount),
+    maxQty: spec.maxAmount === null ? undefined : exact(spec.maxAmount * perAmount),
+    minNotional: spec.minNotional,
+    venueUnit: spec.unit,
+  };
+}
+
+/** Order units → the venue's amount (coins on Binance, contracts on OKX, lots on MT5). */
+export function toVenueAmount(qty: number, instrument: Instrument): number {
+  return exact((qty * instrument.contractSize) / (instrument.venueUnit ?? instrument.contractSize));
+}
+
+/** The venue's amount → order units. */
+export function fromVenueAmount(amount: number, instrument: Instrument): number {
+  return exact((amount * (instrument.venueUnit ?? instrument.contractSize)) / instrument.contractSize);
+}
+
+/** Value of `qty` order units at `price`, in the quote currency. */
+export function notionalOf(qty: number, price: number, instrument: Instrument): number {
+  return qty * instrument.contractSize * price;
+}
+
+/**
+ * The smallest quantity the venue takes at `price`: the minimum, raised to a multiple of the step
+ * whose value reaches the minimum notional.
+ */
+export function minOrderQty(instrument: Instrument, price: number): number {
+  const notional = instrument.minNotional ?? 0;
+  if (!(notional > 0) || !(price > 0)) return instrument.minQty;
+  const step = instrument.qtyStep;
+  const byNotional = Math.ceil(notional / (price * instrument.contractSize) / step - 1e-9) * step;
+  return roundTo(Math.max(instrument.minQty, byNotional), stepDecimals(step));
+}
+
 export class InstrumentError extends Error {
   constructor(
     message: string,
@@ -72,12 +172,18 @@ export function isValidSymbol(symbol: string): boolean {
   return SYMBOL_FORMAT.test(symbol);
 }
 
-/** The catalog entry of a symbol (case-insensitive). */
-export function getInstrument(symbol: string): Instrument {
+/**
+ * The catalog entry of a symbol (case-insensitive). With a venue: its order sizes as that venue
+ * takes them (`VENUE_SIZE_SPECS`); without: the generic 0.01 / 0.01.
+ */
+export function getInstrument(symbol: string, venue?: VenueName): Instrument {
   const s = symbol.trim().toUpperCase();
   // USDJPY is a six-letter pair outside the letters+USD(T) rule; the catalog knows it.
   const known = bySymbol.get(s);
-  if (known) return known;
+  if (known) {
+    const spec = venue ? VENUE_SIZE_SPECS[venue][s] : undefined;
+    return spec && venue ? withVenueSizes(known, venue, spec) : known;
+  }
   if (!isValidSymbol(s)) throw new InstrumentError('Invalid symbol format', 'invalidSymbolFormat');
   throw new InstrumentError(`Unknown symbol ${s} (known: ${instruments.map((i) => i.symbol).join(', ')})`, 'unknownSymbol');
 }

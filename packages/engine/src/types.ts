@@ -42,7 +42,18 @@ export interface Instrument {
   readonly maintenanceMarginRate: number;
   /** Forex: the point (0.00001 EURUSD, 0.001 USDJPY, 0.01 XAUUSD). Crypto: tickSize. */
   readonly point: number;
+  /** Whose size rules `minQty` / `qtyStep` are (see `getInstrument(symbol, venue)`); absent: the generic ones. */
+  readonly venue?: VenueName;
+  /** Largest order quantity in order units; absent: none known. */
+  readonly maxQty?: number;
+  /** Smallest order value in the quote currency (Binance's MIN_NOTIONAL); absent or 0: none. */
+  readonly minNotional?: number;
+  /** Units of the base asset per 1 of the venue's order amount (1 coin on Binance, ctVal on OKX, the lot on MT5). */
+  readonly venueUnit?: number;
 }
+
+/** Venues whose size rules the catalog knows. */
+export type VenueName = 'binance' | 'okx' | 'mt5';
 
 /** Why a leg or a whole position was closed. */
 export type ExitReason =

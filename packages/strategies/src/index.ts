@@ -1,5 +1,5 @@
 // The strategy registry: every strategy type with its schema, factory, pages and search space.
-import type { Instrument, Strategy } from '@lq/engine';
+import { minOrderQty, type Instrument, type Strategy } from '@lq/engine';
 import type { z } from 'zod';
 import { createBlueBands } from './blue-bands/strategy';
 import { createContrarianMartin } from './contrarian-martin/strategy';
@@ -66,10 +66,13 @@ const gapRange = pct([0.2, 5], [50, 1000]);
 const wideRange = pct([0.3, 8], [50, 2000]);
 const orderRange = pct([0.3, 6], [50, 1500]);
 
-/** Size of one order worth `fraction` of capital at `price`, snapped to the instrument (schema input units). */
+/**
+ * Size of one order worth `fraction` of capital at `price`, snapped to the instrument (schema input
+ * units); never below what the venue takes at that price (minimum amount and notional).
+ */
 function sizeFor(instrument: Instrument, capital: number, price: number, fraction: number): number {
   const units = (capital * fraction) / (price * instrument.contractSize);
-  return clampSize(units, instrument.minQty, instrument.qtyStep);
+  return clampSize(units, minOrderQty(instrument, price), instrument.qtyStep);
 }
 
 function commonDefaults(instrument: Instrument, capital: number): Record<string, unknown> {

@@ -25,6 +25,7 @@ import {
   type Order as CcxtOrder,
   type Str,
 } from 'ccxt';
+import type { VenueSizeSpec } from '@lq/engine';
 import { CLIENT_ORDER_ID_FORMAT } from './client-order-id';
 import {
   VenueError,
@@ -73,7 +74,20 @@ export interface VenueMarket {
   readonly tickSize: number;
   readonly amountStep: number;
   readonly minAmount: number | null;
+  /** null: the venue states none. */
+  readonly maxAmount?: number | null;
   readonly minNotional: number | null;
+}
+
+/** A venue's live market as the engine's size spec: the same conversion as the catalog's sizes. */
+export function sizeSpecOf(m: VenueMarket): VenueSizeSpec {
+  return {
+    unit: m.contractSize,
+    amountStep: m.amountStep,
+    minAmount: m.minAmount ?? m.amountStep,
+    maxAmount: m.maxAmount ?? null,
+    minNotional: m.minNotional ?? 0,
+  };
 }
 
 export interface VenueBalance {
@@ -553,6 +567,7 @@ function toVenueMarket(m: NonNullable<CcxtMarket>): VenueMarket {
     tickSize: m.precision.price ?? 0,
     amountStep: m.precision.amount ?? 0,
     minAmount: m.limits.amount?.min ?? null,
+    maxAmount: m.limits.amount?.max ?? null,
     minNotional: m.limits.cost?.min ?? null,
   };
 }

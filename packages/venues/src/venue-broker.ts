@@ -8,7 +8,7 @@
 // restarted runner can replay the robot: `adopt()` the journal, re-run the strategy over its candles
 // with `replaying` set (intents found in the journal are adopted, never sent; stored fills are fed
 // back by `replayFills` at the step they were booked), then `reconcile()` with the venue.
-import { OrderRejectedError } from '@lq/engine';
+import { fromVenueAmount, OrderRejectedError, toVenueAmount } from '@lq/engine';
 import type { AmendIntent, Broker, Clock, CloseIntent, ExitReason, Fill, Instrument, OpenIntent, PendingOrder, PositionSide, Ticket } from '@lq/engine';
 import type { PlaceOrderRequest, Venue, VenueFill, VenueMarket, VenueOrder } from './ccxt';
 import { clientOrderId, isOurClientOrderId } from './client-order-id';
@@ -150,15 +150,19 @@ export class VenueBroker implements Broker {
     this.listener = listener;
   }
 
-  /** Engine quantity (contracts of the instrument) → venue amount. */
+  /** The instrument with the live market's unit: the engine's conversions then apply (one place). */
+  private get venueInstrument(): Instrument {
+    return { ...this.o.instrument, venueUnit: this.o.market.contractSize };
+  }
+
+  /** Engine quantity (contracts of the instrument) → venue amount, on the venue's step. */
   private toVenue(qty: number): number {
-    const coins = qty * this.o.instrument.contractSize;
-    const steps = Math.round(coins / this.o.market.contractSize / this.o.market.amountStep);
+    const steps = Math.round(toVenueAmount(qty, this.venueInstrument) / this.o.market.amountStep);
     return Number((steps * this.o.market.amountStep).toFixed(10));
   }
 
   private toEngine(amount: number): number {
-    return (amount * this.o.market.contractSize) / this.o.instrument.contractSize;
+    return fromVenueAmount(amount, this.venueInstrument);
   }
 
   private isLive(tag: string): boolean {
@@ -396,7 +400,7 @@ export class VenueBroker implements Broker {
   }
 
   private toVenueExact(qty: number): number {
-    return (qty * this.o.instrument.contractSize) / this.o.market.contractSize;
+    return toVenueAmount(qty, this.venueInstrument);
   }
 
   /** Queries every open or unknown intent and books new fills. */

@@ -12,7 +12,7 @@ interface Prepared {
 const prepared = new Map<string, Prepared>();
 
 function prepare(dataset: SharedDataset): Prepared {
-  const p = { dataset, instrument: getInstrument(dataset.symbol) };
+  const p = { dataset, instrument: getInstrument(dataset.symbol, dataset.venue) };
   prepared.set(dataset.id, p);
   // Keep the start-up dataset and the latest other one, so alternating jobs do not thrash.
   if (prepared.size > 2) prepared.delete([...prepared.keys()].find((id) => id !== bound?.id)!);

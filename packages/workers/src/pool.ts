@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Candles } from '@lq/engine';
+import type { Candles, VenueName } from '@lq/engine';
 import type { CandidateResult, CandidateSpec, RangeAi } from './recommend-run';
 
 /** Candles whose columns sit in SharedArrayBuffers; structurally a `Candles`. */
@@ -15,6 +15,8 @@ export interface SharedDataset {
   /** Unique per dataset: threads cache their prepared state under it. */
   readonly id: string;
   readonly symbol: string;
+  /** Whose order sizes the instrument follows (getInstrument's venue). */
+  readonly venue?: VenueName;
   readonly candles: SharedCandles;
   readonly ai: RangeAi | null;
 }
@@ -58,9 +60,9 @@ export function shareAi(ai: RangeAi): RangeAi {
 }
 
 let datasetCounter = 0;
-export function createDataset(symbol: string, candles: Candles, ai: RangeAi | null): SharedDataset {
+export function createDataset(symbol: string, candles: Candles, ai: RangeAi | null, venue?: VenueName): SharedDataset {
   datasetCounter++;
-  return { id: `${process.pid}-${datasetCounter}-${symbol}`, symbol, candles: shareCandles(candles), ai: ai ? shareAi(ai) : null };
+  return { id: `${process.pid}-${datasetCounter}-${symbol}`, symbol, ...(venue ? { venue } : {}), candles: shareCandles(candles), ai: ai ? shareAi(ai) : null };
 }
 
 export interface BacktestPoolOptions {

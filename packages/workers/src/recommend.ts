@@ -1,6 +1,6 @@
 // Recommended parameters for a strategy on a symbol, capital and range: data + strategy registry +
 // optimizer + thread pool. Used by the CLI and by the server's job worker.
-import { getInstrument, intervalToMs, lowerBound, prepareCandles, type Candles } from '@lq/engine';
+import { getInstrument, intervalToMs, lowerBound, prepareCandles, type Candles, type VenueName } from '@lq/engine';
 import { getStrategy, needsAi, type SideModeName } from '@lq/strategies';
 import { computeAiSignal, scoreAiSignal, type AiOptions, type AiScore } from '../../engine/src/ai/index';
 import { optimize, type CandidateMetrics, type EvaluateBatch, type ParamSpace, type Params, type PresetTier, type Rejection } from '../../engine/src/optimize/index';
@@ -13,6 +13,8 @@ export interface RecommendOptions {
   readonly candles?: Candles;
   readonly dataPath?: string;
   readonly symbol: string;
+  /** Whose order sizes the presets follow (the data source's venue); absent: the generic sizes. */
+  readonly venue?: VenueName;
   readonly strategy: string;
   readonly capital: number;
   /** In-sample candidate backtests (default: sized to the data, see `defaultBudget`). */
@@ -102,7 +104,7 @@ export async function recommend(options: RecommendOptions, onProgress?: (percent
   const started = performance.now();
   const report = (p: number) => onProgress?.(Math.max(0, Math.min(100, Math.floor(p))));
   const definition = getStrategy(options.strategy);
-  const instrument = getInstrument(options.symbol.toUpperCase());
+  const instrument = getInstrument(options.symbol.toUpperCase(), options.venue);
   if (!definition.markets.includes(instrument.market)) {
     throw new RecommendError(`strategy ${definition.type} does not trade ${instrument.market} (${instrument.symbol})`);
   }
@@ -166,7 +168,7 @@ export async function recommend(options: RecommendOptions, onProgress?: (percent
   if (threads === 0) {
     evaluate = (batch) => Promise.resolve(batch.map((r) => runCandidate(source, instrument, ai, spec(r.params, r.segment))));
   } else {
-    const dataset = createDataset(instrument.symbol, source, ai);
+    const dataset = createDataset(instrument.symbol, source, ai, options.venue);
     pool = options.pool ?? new BacktestPool({ threads, dataset });
     ownPool = !options.pool;
     const p = pool;

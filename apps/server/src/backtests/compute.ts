@@ -8,6 +8,7 @@ import {
   type BacktestConfig,
   type Candles,
   type Strategy,
+  type VenueName,
 } from '@lq/engine';
 import { getStrategy, needsAi, runSettings, StrategyParamError, type SideModeName } from '@lq/strategies';
 import { computeAiSignal, scoreAiSignal } from '../../../../packages/engine/src/ai/index';
@@ -29,6 +30,8 @@ export type StoredTrade = [
 export interface BacktestTask {
   readonly kind: 'backtest';
   readonly symbol: string;
+  /** Whose order sizes apply (the data source's venue). */
+  readonly venue?: VenueName;
   readonly strategy: string;
   /** Validated parameters (strategy schema output). */
   readonly params: Record<string, unknown>;
@@ -49,6 +52,7 @@ export interface BacktestOutcome {
 export interface RecommendTask {
   readonly kind: 'recommend';
   readonly symbol: string;
+  readonly venue?: VenueName;
   readonly strategy: string;
   readonly capital: number;
   readonly fromMs: number;
@@ -90,7 +94,7 @@ function withProgress(inner: Strategy, total: number, onProgress: (fraction: num
 }
 
 export function computeBacktest(task: BacktestTask, onProgress: (percent: number) => void): BacktestOutcome {
-  const instrument = getInstrument(task.symbol);
+  const instrument = getInstrument(task.symbol, task.venue);
   const definition = getStrategy(task.strategy);
   const parsed = definition.schema.parse(task.params);
   let strategy: Strategy;
@@ -205,6 +209,7 @@ export async function computeRecommend(task: RecommendTask, onProgress: (percent
     {
       candles: task.candles,
       symbol: task.symbol,
+      ...(task.venue ? { venue: task.venue } : {}),
       strategy: task.strategy,
       capital: task.capital,
       fromMs: task.fromMs,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { and, backtestResults, backtests, eq, recommendations } from '@lq/db';
 import type { JobContext } from '../platform/jobs';
+import { venueOf } from '../strategy-setup';
 import { loadCandleRange } from '../market';
 import type { BacktestOutcome } from './compute';
 import { TaskCancelled, TaskFailed, transferableCandles } from './thread-pool';
@@ -108,7 +109,7 @@ export async function runBacktestJob(svc: BacktestService, id: number, jobId: st
     writer.progress(2);
     const { candles: own, transfer } = transferableCandles(candles);
     const outcome = await svc.runner.run<BacktestOutcome>(
-      { kind: 'backtest', symbol: row.symbol, strategy: row.strategy, params: row.params as Record<string, unknown>, candles: own },
+      { kind: 'backtest', symbol: row.symbol, venue: venueOf(row.dataSource), strategy: row.strategy, params: row.params as Record<string, unknown>, candles: own },
       transfer,
       (p) => writer.progress(p),
       ac.signal,
@@ -181,6 +182,7 @@ export async function runRecommendJob(svc: BacktestService, id: number, jobId: s
       {
         kind: 'recommend',
         symbol: row.symbol,
+        venue: venueOf(row.dataSource),
         strategy: row.strategy,
         capital: Number(row.capital),
         fromMs: row.fromAt.getTime(),

@@ -1,3 +1,3 @@
 // The MetaTrader 5 bridge: the WebSocket the Expert Advisor dials out to, and the hub of sessions.
 export { bridgePlugin, type BridgeOptions } from './routes';
-export type { BridgeHub } from './hub';
+export { tokenHash, type BridgeHub } from './hub';

@@ -9,9 +9,10 @@ import {
   type DictItem,
   type MarketDataStatus,
   type TacticsItem,
+  type InstrumentFacts,
 } from '@lq/contracts';
 import type { DatabaseHandle } from '@lq/db';
-import { getInstrument, type Instrument } from '@lq/engine';
+import { getInstrument, type Instrument, type VenueName } from '@lq/engine';
 import { STRATEGY_TYPES, strategies } from '@lq/strategies';
 import { latestImportRuns } from './imports';
 import { listSeries } from './store';
@@ -47,12 +48,37 @@ export function tacticsFor(market: Market): TacticsItem[] {
 
 export const tacticsIntervals = (): DictItem[] => TACTICS_INTERVALS.map((v) => ({ label: v, value: v }));
 
-function instrumentOrUndefined(symbol: string): Instrument | undefined {
+function instrumentOrUndefined(symbol: string, venue?: VenueName): Instrument | undefined {
   try {
-    return getInstrument(symbol);
+    return getInstrument(symbol, venue);
   } catch {
     return undefined;
   }
+}
+
+const VENUES_OF_MARKET: Record<Market, VenueName[]> = { crypto: ['binance', 'okx'], forex: ['mt5'] };
+
+/** What the forms and calculators need of an instrument: its sizes on `venue` and on the market's other venues. */
+export function instrumentFactsOf(inst: Instrument): InstrumentFacts {
+  const facts: InstrumentFacts = {
+    market: inst.market,
+    quote: inst.quote,
+    tickSize: inst.tickSize,
+    digits: inst.digits,
+    contractSize: inst.contractSize,
+    minQty: inst.minQty,
+    qtyStep: inst.qtyStep,
+    maxLeverage: inst.maxLeverage,
+    ...(inst.maxQty !== undefined ? { maxQty: inst.maxQty } : {}),
+    ...(inst.venue ? { venue: inst.venue, minNotional: inst.minNotional ?? 0 } : {}),
+  };
+  const venueSizes = VENUES_OF_MARKET[inst.market].flatMap((venue) => {
+    const v = getInstrument(inst.symbol, venue);
+    if (v.venue !== venue) return [];
+    return [{ venue, minQty: v.minQty, qtyStep: v.qtyStep, ...(v.maxQty !== undefined ? { maxQty: v.maxQty } : {}), minNotional: v.minNotional ?? 0 }];
+  });
+  if (venueSizes.length > 0) facts.venueSizes = venueSizes;
+  return facts;
 }
 
 /** Symbols of a market that have candles in the store, with their data ranges and instrument facts. */
@@ -60,26 +86,19 @@ export async function currencyList(
   database: DatabaseHandle,
   market: Market,
   candleSource?: string,
+  /** The data source's venue: the sizes shown are the ones it takes. */
+  venue?: VenueName,
 ): Promise<CurrencyItem[]> {
   const bySymbol = new Map<string, CurrencyItem>();
   for (const s of await listSeries(database)) {
     if (candleSource && s.source !== candleSource) continue;
-    const inst = instrumentOrUndefined(s.symbol);
+    const inst = instrumentOrUndefined(s.symbol, venue);
     if (!inst || inst.market !== market) continue;
     let item = bySymbol.get(inst.symbol);
     if (!item) {
       item = {
         symbol: inst.symbol,
-        instrument: {
-          market: inst.market,
-          quote: inst.quote,
-          tickSize: inst.tickSize,
-          digits: inst.digits,
-          contractSize: inst.contractSize,
-          minQty: inst.minQty,
-          qtyStep: inst.qtyStep,
-          maxLeverage: inst.maxLeverage,
-        },
+        instrument: instrumentFactsOf(inst),
         ranges: [],
       };
       bySymbol.set(inst.symbol, item);

@@ -130,7 +130,20 @@ describe('GET /order/api/currency-list', () => {
     expect(crypto.body.data).toEqual([
       {
         symbol: 'BTCUSDT',
-        instrument: expect.objectContaining({ market: 'crypto', tickSize: 0.1, contractSize: 0.01, minQty: 0.01, qtyStep: 0.01 }) as unknown,
+        // Sizes as Binance takes them (0.001 BTC = 0.1 contracts, MIN_NOTIONAL 100), and OKX's for a robot there.
+        instrument: expect.objectContaining({
+          market: 'crypto',
+          tickSize: 0.1,
+          contractSize: 0.01,
+          venue: 'binance',
+          minQty: 0.1,
+          qtyStep: 0.1,
+          minNotional: 100,
+          venueSizes: [
+            { venue: 'binance', minQty: 0.1, qtyStep: 0.1, maxQty: 100_000, minNotional: 100 },
+            { venue: 'okx', minQty: 0.01, qtyStep: 0.01, minNotional: 0 },
+          ],
+        }) as unknown,
         ranges: [
           { source: 'binance', timeframe: '1d', firstTime: Date.UTC(2017, 7, 17), lastTime: Date.UTC(2025, 10, 30), count: 3028 },
         ],
@@ -138,7 +151,7 @@ describe('GET /order/api/currency-list', () => {
     ]);
     const forex = await get<Item[]>('/order/api/currency-list?dataSource=mt5');
     expect(forex.body.data.map((d) => d.symbol)).toEqual(['EURUSD']);
-    expect(forex.body.data[0].instrument).toMatchObject({ market: 'forex', contractSize: 100000, tickSize: 0.00001 });
+    expect(forex.body.data[0].instrument).toMatchObject({ market: 'forex', contractSize: 100000, tickSize: 0.00001, venue: 'mt5', minQty: 0.01, qtyStep: 0.01, maxQty: 100 });
     expect(forex.body.data[0].ranges[0]).toMatchObject({ source: 'dukascopy', timeframe: '1m', count: 31680 });
   });
 

@@ -27,6 +27,7 @@ import {
   type Market,
 } from './reference';
 import type { PlatformDeps } from '../platform/deps';
+import { venueOf } from '../strategy-setup';
 
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 
@@ -84,7 +85,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       },
     },
     async (req) =>
-      ok(req, await currencyList(app.database, marketOf(req.query.dataSource), req.query.exchangeType)),
+      ok(req, await currencyList(app.database, marketOf(req.query.dataSource), req.query.exchangeType, venueOf(req.query.dataSource))),
   );
 
   r.get(

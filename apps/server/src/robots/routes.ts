@@ -26,7 +26,7 @@ import { ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import { NoFreeSeatError, seatSummary as seatSummaryOf } from './seats';
 import { createRobot, detailOf, fillsOf, getOwnRobot, listRobots, ordersOf, robotAction } from './service';
-import { tickersOf } from './tickers';
+import { latestPriceOf, tickersOf } from './tickers';
 import type { PlatformDeps } from '../platform/deps';
 
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
@@ -69,7 +69,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
     },
     async (req, reply) => {
       try {
-        return ok(req, await createRobot(deps.db, req.auth!.user, req.body, req.locale));
+        return ok(req, await createRobot(deps.db, req.auth!.user, req.body, req.locale, (market, symbol) => latestPriceOf(app.database, market, symbol)));
       } catch (e) {
         if (e instanceof NoFreeSeatError) return reply.status(e.status).send(e.envelope(req.locale));
         throw e;

@@ -42,9 +42,10 @@ import {
   type RobotRow,
   type TradingAccountRow,
 } from '@lq/db';
+import type { VenueName } from '@lq/engine';
 import type { AuthUser } from '../platform/auth';
 import { invalid } from '../platform/http';
-import { checkParamsMatch, checkStrategyParams, marketOf, parseStrategyParams, strategySetupOf } from '../strategy-setup';
+import { checkParamsMatch, checkStrategyParams, marketOf, parseStrategyParams, strategySetupOf, venueOf } from '../strategy-setup';
 import { requireSeat, type Market } from './seats';
 
 // ---------------------------------------------------------------- helpers
@@ -252,19 +253,25 @@ const BACKTEST_ONLY = ['start', 'end'];
 /** Decision interval of a robot whose form leaves it empty: the live feed's 1m candles. */
 const DEFAULT_ROBOT_INTERVAL = '1m';
 
-/** The strategy parameters, validated exactly as a backtest create does (spec §5), sizes snapped with notices. */
+/**
+ * The strategy parameters, validated exactly as a backtest create does (spec §5), sizes snapped
+ * with notices — to the sizes `venue` (the trading account's exchange) takes, and at `price` (the
+ * latest) at least its minimum order value.
+ */
 export function validateRobotParams(
   input: Pick<RobotCreateInput, 'strategy' | 'dataSource' | 'symbol' | 'params'>,
   locale: Locale,
+  venue?: VenueName,
+  price?: number,
 ): { market: Market; strategy: string; symbol: string; params: Record<string, unknown>; notices: SizeNotice[] } {
-  const { market, definition, instrument } = strategySetupOf(input);
+  const { market, definition, instrument } = strategySetupOf(input, venue ?? venueOf(input.dataSource));
   const raw = { ...input.params };
   checkParamsMatch(raw, market, instrument);
   for (const name of BACKTEST_ONLY) delete raw[name];
   const params = parseStrategyParams(definition, raw, market, instrument);
   for (const name of BACKTEST_ONLY) delete params[name];
 
-  const notices = checkStrategyParams(params, instrument, definition, locale);
+  const notices = checkStrategyParams(params, instrument, definition, locale, price);
   if (params.interval === undefined) params.interval = DEFAULT_ROBOT_INTERVAL;
   return { market, strategy: definition.type, symbol: instrument.symbol, params, notices };
 }
@@ -279,6 +286,8 @@ export async function createRobot(
   user: AuthUser,
   input: RobotCreateInput,
   locale: Locale,
+  /** The latest price of a symbol (null: none known; the minimum order value is then not checked). */
+  latestPrice: (market: Market, symbol: string) => Promise<number | null> = () => Promise.resolve(null),
 ): Promise<{ robot: RobotDetail; notices: SizeNotice[] }> {
   const market = marketOf(input.dataSource);
   if (input.accountId === undefined) throw new AppError('ACCOUNT_REQUIRED', {}, 'accountId');
@@ -290,7 +299,9 @@ export async function createRobot(
   if (account.market !== market) throw new AppError('ACCOUNT_WRONG_MARKET', {}, 'accountId');
   if (account.frozen) throw new AppError('ACCOUNT_FROZEN', {}, 'accountId');
 
-  const v = validateRobotParams(input, locale);
+  const venue = venueOf(account.exchange);
+  const price = await latestPrice(market, input.symbol.trim().toUpperCase());
+  const v = validateRobotParams(input, locale, venue, price ?? undefined);
   if (input.tradingPair !== undefined && !tradingPairMatches(input.tradingPair, v.symbol)) {
     // The pair names the instrument the runner trades: it must be the robot's symbol (coin rule).
     throw invalid(['tradingPair'], 'validation.mismatch');

@@ -120,3 +120,9 @@ export async function tickersOf(database: DatabaseHandle, market: Market): Promi
   }
   return { market, list };
 }
+
+/** The latest stored price of a symbol (its ticker), or null when no candle is stored. */
+export async function latestPriceOf(database: DatabaseHandle, market: Market, symbol: string): Promise<number | null> {
+  const { list } = await tickersOf(database, market);
+  return list.find((t) => t.symbol === symbol)?.price ?? null;
+}

@@ -22,6 +22,7 @@ import {
   type VenueMarket,
 } from '@lq/venues';
 import { AiStream } from '../../../../packages/engine/src/ai/index';
+import { venueOf } from '../strategy-setup';
 import type { CandleFeed, Bar } from './feed';
 import { MINUTE } from './feed';
 import { DbIntentJournal, LeaseLostError, insertPaperFills, loadFills, type StoredFillRow } from './journal';
@@ -155,7 +156,8 @@ export class RobotDriver {
     this.id = row.id;
     this.mode = row.mode === 'paper' ? 'paper' : 'live';
     this.status = row.status;
-    this.instrument = getInstrument(row.symbol);
+    // The sizes the account's venue takes (the robot's create checked its params against them).
+    this.instrument = getInstrument(row.symbol, venueOf(row.exchange));
     this.capital = Number(row.capital);
   }
 

@@ -28,18 +28,22 @@ export function waveCandles(n: number, mid = 60_000, amp = 0.02, periodMin = 90,
 
 let seq = 0;
 
-/** A user and a binance (or okx) account with sealed fake-exchange credentials. */
+/** A user (or the given one) and a binance (or okx) account with sealed fake-exchange credentials. */
 export async function seedAccount(
   database: DatabaseHandle,
   config: Config,
   exchange: 'binance' | 'okx' = 'binance',
   keys: { apiKey: string; secret: string; passphrase?: string } = { apiKey: 'fake-key', secret: 'fake-secret', passphrase: 'fake-pass' },
+  userId?: number,
 ): Promise<{ userId: number; accountId: number }> {
   const n = ++seq;
-  const [u] = await database.exec<{ id: number }>(
-    `insert into users (mail, password_hash, user_code, country) values ($1, 'x', $2, 'TH') returning id::int as id`,
-    [`runner.${process.pid}.${Date.now()}.${n}@example.com`, `R${process.pid}${n}${Date.now() % 100000}`],
-  );
+  const [u] =
+    userId !== undefined
+      ? [{ id: userId }]
+      : await database.exec<{ id: number }>(
+          `insert into users (mail, password_hash, user_code, country) values ($1, 'x', $2, 'TH') returning id::int as id`,
+          [`runner.${process.pid}.${Date.now()}.${n}@example.com`, `R${process.pid}${n}${Date.now() % 100000}`],
+        );
   const [a] = await database.exec<{ id: number }>(
     `insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', $2, 'fake', $3) returning id::int as id`,
     [u.id, exchange, keys.apiKey.slice(-4)],

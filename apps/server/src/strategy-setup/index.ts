@@ -3,11 +3,18 @@
 // sizes snapped to the instrument's step with a notice). Both areas import this module; neither
 // owns it.
 import { AppError, DATA_SOURCES, translate, type Locale, type SizeNotice } from '@lq/contracts';
-import { getInstrument, InstrumentError, type Instrument } from '@lq/engine';
-import { checkSizes, getStrategy, isStrategyType, StrategyParamError, SYMBOL_PATTERN, type StrategyDefinition } from '@lq/strategies';
+import { getInstrument, InstrumentError, minOrderQty, type Instrument, type VenueName } from '@lq/engine';
+import { checkSizes, getStrategy, isStrategyType, SIZE_FIELDS, StrategyParamError, SYMBOL_PATTERN, type StrategyDefinition } from '@lq/strategies';
 import { invalid, RequestValidationError } from '../platform/http';
 
 export type Market = 'crypto' | 'forex';
+
+const VENUES: readonly string[] = ['binance', 'okx', 'mt5'] satisfies VenueName[];
+
+/** The venue whose order sizes apply to a data source or a trading account's exchange. */
+export function venueOf(exchange: string): VenueName | undefined {
+  return VENUES.includes(exchange) ? (exchange as VenueName) : undefined;
+}
 
 /** An open data source's market; DATA_SOURCE_UNKNOWN / MARKET_NOT_OPEN otherwise. */
 export function marketOf(dataSource: string): Market {
@@ -26,12 +33,13 @@ export function strategyFor(type: string, market: Market): StrategyDefinition {
   return definition;
 }
 
-export function instrumentFor(symbolText: string, market: Market): Instrument {
+/** The symbol's instrument on `venue` (its order sizes), refused with the field named when unknown. */
+export function instrumentFor(symbolText: string, market: Market, venue?: VenueName): Instrument {
   const symbol = symbolText.trim().toUpperCase();
   if (!SYMBOL_PATTERN.test(symbol)) throw new AppError('INVALID_SYMBOL', {}, 'symbol');
   let instrument: Instrument;
   try {
-    instrument = getInstrument(symbol);
+    instrument = getInstrument(symbol, venue);
   } catch (e) {
     if (e instanceof InstrumentError && e.code === 'invalidSymbolFormat') throw new AppError('INVALID_SYMBOL', {}, 'symbol');
     throw new AppError('SYMBOL_NOT_SUPPORTED', { symbol }, 'symbol');
@@ -46,11 +54,14 @@ export interface StrategySetup {
   instrument: Instrument;
 }
 
-/** Market, strategy and instrument of a create request, each refused with its field named. */
-export function strategySetupOf(input: { dataSource: string; strategy: string; symbol: string }): StrategySetup {
+/**
+ * Market, strategy and instrument of a create request, each refused with its field named. Sizes
+ * follow `venue` (a robot's trading account), by default the data source's own venue.
+ */
+export function strategySetupOf(input: { dataSource: string; strategy: string; symbol: string }, venue = venueOf(input.dataSource)): StrategySetup {
   const market = marketOf(input.dataSource);
   const definition = strategyFor(input.strategy, market);
-  const instrument = instrumentFor(input.symbol, market);
+  const instrument = instrumentFor(input.symbol, market, venue);
   return { market, definition, instrument };
 }
 
@@ -83,13 +94,16 @@ export function parseStrategyParams(
 
 /**
  * Spec §5 sizes and the strategy's own checks on validated params (backtests and robots): below the
- * minimum is an error, off-step sizes are snapped in place with a notice.
+ * minimum or above the maximum the venue takes is an error, off-step sizes are snapped in place
+ * with a notice. With a `price` (robots: the latest), the minimum includes the venue's minimum
+ * order value (Binance's MIN_NOTIONAL), so a robot never meets it on its first order.
  */
 export function checkStrategyParams(
   params: Record<string, unknown>,
   instrument: Instrument,
   definition: StrategyDefinition,
   locale: Locale,
+  price?: number,
 ): SizeNotice[] {
   const notices: SizeNotice[] = [];
   for (const n of checkSizes(params, instrument)) {
@@ -108,6 +122,7 @@ export function checkStrategyParams(
       message: translate(locale, 'validation.qtyStepAdjusted', { field: `params.${n.field}`, qty: n.qty }),
     });
   }
+  checkSizeLimits(params, instrument, price);
   try {
     definition.create(params as never, instrument);
   } catch (e) {
@@ -115,4 +130,32 @@ export function checkStrategyParams(
     throw e;
   }
   return notices;
+}
+
+/** The size fields against the venue's maximum and, at `price`, its minimum order value. */
+function checkSizeLimits(params: Record<string, unknown>, instrument: Instrument, price: number | undefined): void {
+  const coins = instrument.market === 'crypto' && params.unit === 'KE';
+  // Sizes are typed in contracts (ZHANG) or coins (KE); the limits are in contracts.
+  const toQty = (typed: number) => (coins ? typed / instrument.contractSize : typed);
+  const toTyped = (qty: number) => Number((coins ? qty * instrument.contractSize : qty).toPrecision(12));
+  const min = price !== undefined ? minOrderQty(instrument, price) : instrument.minQty;
+  for (const field of SIZE_FIELDS) {
+    const value = params[field];
+    if (typeof value !== 'number') continue;
+    const qty = toQty(value);
+    if (qty < min - instrument.qtyStep * 1e-9) {
+      throw new AppError(
+        'ORDER_SIZE_TOO_SMALL',
+        { field: `params.${field}`, value, min: toTyped(min), symbol: instrument.symbol },
+        `params.${field}`,
+      );
+    }
+    if (instrument.maxQty !== undefined && qty > instrument.maxQty + instrument.qtyStep * 1e-9) {
+      throw new AppError(
+        'ORDER_SIZE_TOO_LARGE',
+        { field: `params.${field}`, value, max: toTyped(instrument.maxQty), symbol: instrument.symbol },
+        `params.${field}`,
+      );
+    }
+  }
 }

@@ -45,6 +45,7 @@ export const enUS = {
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} is not available for backtests in this market',
   'errors.ORDER_SIZE_TOO_SMALL':
     '{field} {value} is below the minimum order size {min} of {symbol}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} is above the maximum order size {max} of {symbol}',
   'errors.INTERVAL_TOO_FINE':
     '{field}: the {symbol} data has {timeframe} candles, choose {timeframe} or a coarser interval',
   'errors.BACKTEST_NO_REPORT':

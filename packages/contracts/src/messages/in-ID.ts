@@ -46,6 +46,7 @@ export const inID: Messages = {
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} tidak tersedia untuk backtest di pasar ini',
   'errors.ORDER_SIZE_TOO_SMALL':
     '{field} {value} di bawah ukuran order minimum {min} untuk {symbol}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} di atas ukuran order maksimum {max} untuk {symbol}',
   'errors.INTERVAL_TOO_FINE':
     '{field}: data {symbol} berupa candle {timeframe}, pilih {timeframe} atau interval yang lebih besar',
   'errors.BACKTEST_NO_REPORT':

@@ -46,6 +46,7 @@ export const jaJP: Messages = {
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} はこの市場ではバックテストできません',
   'errors.ORDER_SIZE_TOO_SMALL':
     '{field} {value} は {symbol} の最小注文数量 {min} を下回っています',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} は {symbol} の最大注文数量 {max} を超えています',
   'errors.INTERVAL_TOO_FINE':
     '{field}：{symbol} のデータは {timeframe} 足です。{timeframe} 以上の足を選んでください',
   'errors.BACKTEST_NO_REPORT':

@@ -44,6 +44,7 @@ export const thTH: Messages = {
   'errors.STRATEGY_NOT_FOR_MARKET': 'กลยุทธ์ {strategy} ไม่รองรับตลาดนี้',
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} ไม่รองรับการแบ็กเทสต์ในตลาดนี้',
   'errors.ORDER_SIZE_TOO_SMALL': '{field} {value} ต่ำกว่าขนาดคำสั่งขั้นต่ำ {min} ของ {symbol}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} เกินขนาดคำสั่งสูงสุด {max} ของ {symbol}',
   'errors.INTERVAL_TOO_FINE':
     '{field}: ข้อมูลของ {symbol} เป็นแท่ง {timeframe} กรุณาเลือก {timeframe} หรือช่วงเวลาที่ใหญ่กว่า',
   'errors.BACKTEST_NO_REPORT': 'แบ็กเทสต์นี้ไม่มีรายงาน (ยังรันอยู่ ล้มเหลว หรือถูกยกเลิก)',

@@ -45,6 +45,7 @@ export const viVN: Messages = {
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} không hỗ trợ backtest trên thị trường này',
   'errors.ORDER_SIZE_TOO_SMALL':
     '{field} {value} thấp hơn khối lượng lệnh tối thiểu {min} của {symbol}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} vượt quá khối lượng lệnh tối đa {max} của {symbol}',
   'errors.INTERVAL_TOO_FINE':
     '{field}: dữ liệu {symbol} là nến {timeframe}, hãy chọn {timeframe} hoặc khung lớn hơn',
   'errors.BACKTEST_NO_REPORT': 'Backtest này không có báo cáo (đang chạy, thất bại hoặc đã hủy)',

@@ -44,6 +44,7 @@ export const zhCN: Messages = {
   'errors.STRATEGY_NOT_FOR_MARKET': '策略 {strategy} 不支持此市场',
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} 在此市场不支持回测',
   'errors.ORDER_SIZE_TOO_SMALL': '{field} {value} 低于 {symbol} 的最小下单量 {min}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} 超过 {symbol} 的最大下单量 {max}',
   'errors.INTERVAL_TOO_FINE':
     '{field}：{symbol} 的数据为 {timeframe} K 线，请选择 {timeframe} 或更大的周期',
   'errors.BACKTEST_NO_REPORT': '此回测没有报告（仍在运行、失败或已取消）',

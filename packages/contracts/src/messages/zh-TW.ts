@@ -44,6 +44,7 @@ export const zhTW: Messages = {
   'errors.STRATEGY_NOT_FOR_MARKET': '策略 {strategy} 不支援此市場',
   'errors.SYMBOL_NOT_SUPPORTED': '{symbol} 在此市場不支援回測',
   'errors.ORDER_SIZE_TOO_SMALL': '{field} {value} 低於 {symbol} 的最小下單量 {min}',
+  'errors.ORDER_SIZE_TOO_LARGE': '{field} {value} 超過 {symbol} 的最大下單量 {max}',
   'errors.INTERVAL_TOO_FINE':
     '{field}：{symbol} 的資料為 {timeframe} K 線，請選擇 {timeframe} 或更大的週期',
   'errors.BACKTEST_NO_REPORT': '此回測沒有報告（仍在執行、失敗或已取消）',

@@ -21,6 +21,7 @@ import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, idFromQuery,
 import { isStrategyKey, marketOfPage, PAGE_STRATEGIES, type CreateOrderPage as PageName, type Market, type StrategyKey } from './strategies';
 import { INTERVALS, strategyParamSchemas } from './schemas';
 import { Notice, useFormatters } from './ui';
+import { sizeRulesOf } from './sizes';
 
 const TIMEZONES = ['UTC', 'Asia/Shanghai', 'Asia/Hong_Kong', 'Asia/Taipei', 'Asia/Tokyo', 'Asia/Bangkok', 'Asia/Ho_Chi_Minh', 'Asia/Jakarta', 'Asia/Singapore', 'Europe/London', 'Europe/Berlin', 'America/New_York'];
 const DISTANCE_FIELDS = new Set(['gap', 'orderTakeProfit', 'orderStopLoss', 'refillInterval', 'cycleTakeProfit', 'sweep', 'buffer']);
@@ -242,6 +243,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const symbol = typeof watched === 'string' ? watched : '';
   const currency = currencies.find((c) => c.symbol === symbol);
   const contract = useContractInfo(market === 'crypto' && symbol ? symbol : undefined).data;
+  const accountExchange = accounts.data?.list.find((a) => a.id === accountId)?.exchange;
 
   const onSubmit = handleSubmit(async (values) => {
     const checked = checkValues(schema, fields, values, { market });
@@ -310,9 +312,13 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
     if (f.name === 'makerFee' || f.name === 'takerFee') return t('fieldHint.fee');
     if (LOT_FIELDS.has(f.name)) {
       if (market === 'forex') return t('fieldHint.lotsForex');
-      const size = contract ? contract.ctVal * contract.ctMult : currency?.instrument?.contractSize;
-      const min = contract ? contract.minSz : currency?.instrument?.minQty;
-      if (size !== undefined && min !== undefined) return t('fieldHint.contract', { size: fmt.price(size, 8), base: symbol.replace(/USDT?$/, ''), min: fmt.price(min, 8) });
+      const size = currency?.instrument?.contractSize ?? (contract ? contract.ctVal * contract.ctMult : undefined);
+      // The sizes the venue takes: the chosen account's exchange for a robot, else the data source's.
+      const rules = sizeRulesOf(currency?.instrument, robot ? accountExchange : undefined);
+      const min = rules?.minQty ?? contract?.minSz;
+      if (size !== undefined && min !== undefined) {
+        return t('fieldHint.contract', { size: fmt.price(size, 8), base: symbol.replace(/USDT?$/, ''), min: fmt.price(min, 8), step: fmt.price(rules?.qtyStep ?? min, 8) });
+      }
       return t('fieldHint.lotsCrypto');
     }
     return undefined;

@@ -18,6 +18,7 @@ import type {
 import { api } from '../../lib/session';
 import { browserStorage } from '../../lib/storage';
 import { getContractInfo, type ContractInfo } from './contractInfo';
+import type { SizeFacts } from './sizes';
 
 export const PATHS = {
   create: 'order/api/backtest/create',
@@ -92,7 +93,7 @@ export interface CurrencyItem {
   to?: number;
   label?: string;
   /** Instrument facts of contracts market.ts (digits, minQty, qtyStep, contractSize …). */
-  instrument?: { digits?: number; minQty?: number; qtyStep?: number; contractSize?: number; maxLeverage?: number };
+  instrument?: { digits?: number; contractSize?: number; maxLeverage?: number } & SizeFacts;
 }
 
 const msOf = (v: unknown): number | undefined => {
