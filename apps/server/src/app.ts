@@ -20,7 +20,7 @@ import { Sessions } from './platform/auth';
 import { runsWorker, type Config } from './platform/config';
 import './platform/deps';
 import { healthRoutes } from './platform/health';
-import { installEnvelope, zodValidatorCompiler } from './platform/http';
+import { clientErrorHandler, installEnvelope, refuseControlCharacters, zodValidatorCompiler } from './platform/http';
 import { JobRegistry } from './platform/jobs';
 import { loggerOptions } from './platform/logger';
 import { Mailer } from './platform/mail';
@@ -74,7 +74,10 @@ export async function buildApp(
     return503OnClosing: true,
     logController: new OneLinePerRequest(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    clientErrorHandler,
   } as FastifyServerOptions);
+  // JSON only: a text/plain body is 415 (docs/api.md), not a string for the schema to refuse.
+  app.removeContentTypeParser('text/plain');
 
   const ownsDatabase = !options.database;
   const database =
@@ -110,8 +113,15 @@ export async function buildApp(
       done(null, payload);
     });
 
-    // Spec §7: full-width characters in values become half-width before validation.
+    // Spec §7: full-width characters in values become half-width before validation; control
+    // characters are refused first (422 naming the field).
     app.addHook('preValidation', (request, _reply, done) => {
+      try {
+        refuseControlCharacters(request);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
       if (request.body !== undefined) request.body = normalizeFullWidth(request.body);
       if (request.query && typeof request.query === 'object')
         request.query = normalizeFullWidth(request.query);

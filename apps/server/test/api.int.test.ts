@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../src';
 import { registerUser, startTestApp, uniqueMail, type TestApp } from './helpers';
@@ -86,6 +87,36 @@ describe('conventions', () => {
     });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('A0403');
+  });
+
+  it('rejects text/plain with 415 too (no string body for the schema to refuse)', async () => {
+    const res = await t.call('POST', '/user/api/login', { body: 'userMail=a', headers: { 'content-type': 'text/plain' }, lang: 'en_US' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ code: 'A0403', msg: 'Unsupported content type, please send JSON', data: null });
+  });
+
+  it('refuses control characters (NUL …) in any string with 422 naming the field, before the database', async () => {
+    const u = await registerUser(t);
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/user/api/verify-code/send', { userMail: 'a\u0000@b.co', codeType: 'MAIL_REGISTER' }, 'userMail'],
+      ['POST', '/user/api/login', { userMail: uniqueMail(), password: 'Passw0rd!\u0000' }, 'password'],
+      ['POST', '/user/api/register', { userMail: uniqueMail(), password: 'Passw0rd!x', passwordAgain: 'Passw0rd!x', code: '123456', country: 'TH', inviteCode: 'AB\u0000' }, 'inviteCode'],
+      ['POST', '/user/api/apikey/bind', { exchange: 'mt5', accountName: 'x\u001bname' }, 'accountName'],
+      ['POST', '/order/api/robot/create', { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', accountId: 1, tradingPair: 'BTC\u0000', params: {} }, 'tradingPair'],
+      ['POST', '/order/api/robot/create', { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', accountId: 1, params: { side: ['long\u007f'] } }, 'params.side.0'],
+      ['GET', '/order/api/currency-list?dataSource=binance&exchangeType=bi%00nance', {}, 'exchangeType'],
+    ];
+    for (const [method, url, body, field] of cases) {
+      const res = await t.call(method as 'GET' | 'POST', url, { token: u.token, lang: 'en_US', ...(method === 'POST' ? { body } : {}) });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+        url,
+        status: 422,
+        body: { code: 'A0410', msg: `${field} contains a control character (such as NUL), which is not allowed`, data: { field } },
+      });
+    }
+    // tab, line feed and carriage return are text
+    const ok = await t.call('POST', '/user/api/login', { body: { userMail: uniqueMail(), password: 'Pass\tw0rd!\r\n' }, lang: 'en_US' });
+    expect(ok.json().code).not.toBe('A0410');
   });
 
   it('names unknown fields', async () => {
@@ -213,6 +244,32 @@ describe('conventions', () => {
     const res = await t.call('GET', '/');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('npm run build');
+  });
+});
+
+describe('what the HTTP parser refuses', () => {
+  let origin: string | undefined;
+  /** A raw request on a socket: inject() never goes through Node's parser. */
+  async function raw(request: string): Promise<{ status: number; body: unknown }> {
+    origin ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = new URL(origin);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(address.port), '127.0.0.1', () => socket.end(request));
+      let data = '';
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    const [head, body] = text.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), body: JSON.parse(body) as unknown };
+  }
+
+  it('answers a malformed header with 400 and headers over 16 KB with 431, in the envelope', async () => {
+    expect(await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n')).toEqual({ status: 400, body: { code: 'A0400', msg: expect.any(String), data: null } });
+    expect(await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toEqual({
+      status: 431,
+      body: { code: 'A0405', msg: '請求標頭過大', data: null },
+    });
   });
 });
 

@@ -13,6 +13,7 @@ export const ERRORS = {
   MALFORMED_BODY: { code: 'A0401', status: 400 },
   BODY_TOO_LARGE: { code: 'A0402', status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { code: 'A0403', status: 415 },
+  HEADERS_TOO_LARGE: { code: 'A0405', status: 431 },
   VALIDATION_FAILED: { code: 'A0410', status: 422 },
   UNKNOWN_FIELD: { code: 'A0411', status: 422 },
   NOT_FOUND: { code: 'A0404', status: 404 },

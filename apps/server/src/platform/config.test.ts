@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
-import { REDACT_PATHS } from './logger';
+import { errWithoutParams, REDACT_PATHS } from './logger';
 
 describe('config', () => {
   it('has working defaults', () => {
@@ -45,6 +45,18 @@ describe('config', () => {
     expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7' }).USER_RATE_PER_MINUTE).toBe(7);
     expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7', USER_RATE_PER_MINUTE: '9' }).USER_RATE_PER_MINUTE).toBe(9);
     expect(loadConfig({}).USER_RATE_PER_MINUTE).toBe(20);
+  });
+
+  it("logs a failed query's SQL but never its values (users' e-mails)", () => {
+    const cause = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    const err = Object.assign(new Error('Failed query: select id from users where mail = $1\nparams: alice@example.com,bob@example.com', { cause }), {
+      query: 'select id from users where mail = $1',
+      params: ['alice@example.com'],
+    });
+    const logged = JSON.stringify(errWithoutParams(err));
+    expect(logged).not.toContain('example.com');
+    expect(logged).toContain('select id from users where mail = $1');
+    expect(logged).toContain('0x00');
   });
 
   it('redacts secrets in logs', () => {

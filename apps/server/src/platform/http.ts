@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -34,6 +36,41 @@ export class RequestValidationError extends Error {
 /** A validation failure shaped like a request validation issue, so the message names the field. */
 export function invalid(path: (string | number)[], message: string): RequestValidationError {
   return new RequestValidationError([{ code: 'custom', path, message, input: undefined } as unknown as z.core.$ZodIssue]);
+}
+
+/** C0 controls but tab, line feed and carriage return, and DEL: never meaningful in our fields. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** The path of the first string (or key) holding a control character, or null. */
+export function controlCharacterPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === 'string') return CONTROL_CHARACTER.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = controlCharacterPath(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (CONTROL_CHARACTER.test(k)) return [...path, k.replace(new RegExp(CONTROL_CHARACTER.source, 'g'), '?')];
+      const found = controlCharacterPath(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a body or query holding a control character (422 naming the field) before any schema
+ * or database sees it: PostgreSQL refuses NUL in text, and no field of ours means one.
+ */
+export function refuseControlCharacters(request: FastifyRequest): void {
+  for (const input of [request.query, request.body, request.params]) {
+    const path = controlCharacterPath(input);
+    if (path) throw invalid(path.length > 0 ? path : ['body'], 'validation.controlChar');
+  }
 }
 
 /** Fastify validator compiler for zod schemas (strict bodies, transforms applied). */
@@ -184,4 +221,23 @@ export function installEnvelope(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => send(reply, request, 'NOT_FOUND'));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a malformed header, headers over
+ * the 16 KB limit): answered with the envelope too, in the default locale (the headers that would
+ * name another could not be read), then the connection is closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const name: ErrorName = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const def = ERRORS[name];
+  const body = JSON.stringify({ code: def.code, msg: translate(resolveLocale(undefined), errorMessageKey(name)), data: null });
+  socket.end(
+    `HTTP/1.1 ${def.status} ${STATUS_CODES[def.status] ?? 'Bad Request'}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -388,8 +388,20 @@ export class RobotDriver {
     if (rows.length === 0) throw new LeaseLostError(this.id);
   }
 
+  /**
+   * A paper robot asked to stop before it ever had candles (no kernel, nothing at any venue): the
+   * stop ends now instead of waiting for a feed that may never come.
+   */
+  async stopBeforeStart(): Promise<boolean> {
+    if (this.mode !== 'paper' || this.kernel !== undefined) return false;
+    await this.finish(null, false);
+    return true;
+  }
+
   /** Paper fills of the steps since the last call, for the runner's batched write (after every decision). */
   takePaperFills(): { robotId: number; clientOrderId: string; key: string; fill: Fill }[] {
+    // No kernel yet (no candles so far, e.g. a forex robot with no terminal online): no fills.
+    if (this.kernel === undefined) return [];
     const fills = this.kernel.fills;
     if (fills.length === 0) return [];
     const rows = fills.map((f) => ({ robotId: this.id, clientOrderId: clientOrderId(String(this.id), f.tag, f.action), key: `p:${f.ticket}:${f.action}`, fill: f }));
@@ -415,7 +427,7 @@ export class RobotDriver {
   private async finish(reason: string | null, replay: boolean): Promise<void> {
     this.phase = 'done';
     if (replay) return;
-    const halt = this.kernel.haltReason;
+    const halt = this.kernel === undefined ? null : this.kernel.haltReason;
     const stopReason = reason ?? (halt !== null ? `halted: ${halt}` : null);
     // The last paper fills (closing out) are written before the lease is given back.
     if (this.paper) await insertPaperFills(this.o.database, this.o.owner, this.takePaperFills());

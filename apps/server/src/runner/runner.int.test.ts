@@ -229,4 +229,42 @@ describe('robot runner on the fake exchange', () => {
     expect(okx.journal.some((j) => j.path === '/api/v5/market/history-candles' || j.path === '/api/v5/market/candles')).toBe(true);
     await runner.stop();
   });
+
+  it('a paper robot without candles (MT5, no terminal online) neither fails the others nor blocks its stop', async () => {
+    await stopOthers();
+    freshFake();
+    const owner = await seedAccount(t.database, t.config);
+    const crypto = await seedRobot(t.database, owner, { mode: 'paper' });
+    const [mt5] = await t.database.exec<{ id: number }>(
+      `insert into trading_accounts (user_id, market, exchange, account_name) values ($1, 'forex', 'mt5', 'MT5 demo') returning id::int as id`,
+      [owner.userId],
+    );
+    const grid = getStrategy('grid');
+    const params = grid.schema.parse({ ...grid.defaults(getInstrument('EURUSD', 'mt5'), { capital: 10_000, price: 1.1 }), interval: '1m' });
+    const [forex] = await t.database.exec<{ id: number }>(
+      `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status)
+       values ($1, $2, 'forex', 'paper', 'grid', 'EURUSD', '1m', $3::jsonb, 10000, 100, 'running') returning id::int as id`,
+      [owner.userId, mt5.id, JSON.stringify(params)],
+    );
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    // The forex robot has no candles (no candle source for mt5 here): every tick still completes
+    // and the crypto robot keeps stepping.
+    await minutes(runner, 30);
+    const stepped = await robotRow(t.database, crypto);
+    expect(Number(stepped.last_candle_at)).toBeGreaterThan(0);
+    expect(runner.robotIds).toEqual(expect.arrayContaining([crypto, forex.id]));
+    expect((await robotRow(t.database, forex.id)).status).toBe('running');
+
+    // Stopping it ends at the next tick: nothing to close anywhere.
+    await t.database.exec(`update robots set status = 'stopping' where id = $1`, [forex.id]);
+    await runner.heartbeat();
+    await runner.tick();
+    const row = await robotRow(t.database, forex.id);
+    expect(row.status).toBe('stopped');
+    expect(row.lease_owner).toBeNull();
+    expect((await events(forex.id)).map((e) => e.kind)).toContain('stopped');
+    expect(runner.robotIds).toEqual([crypto]);
+    await runner.stop();
+  });
 });

@@ -188,7 +188,11 @@ export class Runner {
         try {
           if (d.phase === 'init') {
             const feed = this.feedFor(d.row.exchange, d.row.symbol);
-            if (!feed.caughtUp || feed.newest === null) return;
+            if (!feed.caughtUp || feed.newest === null) {
+              // A stop must end: a paper robot without candles yet has nothing to close.
+              if (d.status === 'stopping' && (await d.stopBeforeStart())) this.held.delete(id);
+              return;
+            }
             await d.init();
           }
           if (d.phase === 'reconciling' && !(await d.reconcileStep())) return;
@@ -207,8 +211,17 @@ export class Runner {
         }
       }),
     );
-    // Paper fills after every decision was made: one batched write.
-    const paperFills = [...this.held.values()].flatMap((h) => (h.driver?.mode === 'paper' ? h.driver.takePaperFills() : []));
+    // Paper fills after every decision was made: one batched write. A robot whose fills cannot be
+    // taken fails alone (rebuilt from the database), never the tick of the others.
+    const paperFills = [...this.held.entries()].flatMap(([id, h]) => {
+      if (h.driver?.mode !== 'paper') return [];
+      try {
+        return h.driver.takePaperFills();
+      } catch (e) {
+        this.fail(id, h, e);
+        return [];
+      }
+    });
     await insertPaperFills(this.o.database, this.owner, paperFills);
     await this.writeReports(reports);
   }

@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, isNull, max, sql } from '@lq/db';
+import { and, count, desc, eq, gt, isNull, max, sql, type SQL } from '@lq/db';
 import {
   AppError,
   CODE_LENGTH,
@@ -283,38 +283,33 @@ export async function login(
 ) {
   const { db, config } = deps;
   const windowStart = new Date(Date.now() - config.LOGIN_LOCK_MINUTES * 60_000);
-  // Failures since the last success in the window, per user and per IP (same answer for unknown mails).
+  // Failures in the window since the last success of this address from this IP (same answer for
+  // unknown mails): the owner signing in elsewhere does not reset a stranger's count.
   const [lastOk] = await db
     .select({ at: max(loginAttempts.createdAt) })
     .from(loginAttempts)
     .where(
       and(
         eq(loginAttempts.mail, mail),
+        eq(loginAttempts.ip, ip),
         eq(loginAttempts.success, true),
         gt(loginAttempts.createdAt, windowStart),
       ),
     );
   const since = lastOk?.at ?? windowStart;
-  const failures = (
-    column: typeof loginAttempts.mail | typeof loginAttempts.ip,
-    value: string,
-    from: Date,
-  ) =>
+  const failures = (conditions: SQL[], from: Date) =>
     db
       .select({ n: count() })
       .from(loginAttempts)
-      .where(
-        and(eq(column, value), eq(loginAttempts.success, false), gt(loginAttempts.createdAt, from)),
-      )
+      .where(and(...conditions, eq(loginAttempts.success, false), gt(loginAttempts.createdAt, from)))
       .then((r) => r[0]?.n ?? 0);
+  // Locked per address AND IP: someone who knows an address cannot lock its owner out from
+  // elsewhere. One IP trying many addresses is locked too (10× the budget).
   const counts = {
-    by_mail: await failures(loginAttempts.mail, mail, since),
-    by_ip: await failures(loginAttempts.ip, ip, windowStart),
+    byMailAndIp: await failures([eq(loginAttempts.mail, mail), eq(loginAttempts.ip, ip)], since),
+    byIp: await failures([eq(loginAttempts.ip, ip)], windowStart),
   };
-  if (
-    counts.by_mail >= config.LOGIN_MAX_FAILURES ||
-    counts.by_ip >= config.LOGIN_MAX_FAILURES * 10
-  ) {
+  if (counts.byMailAndIp >= config.LOGIN_MAX_FAILURES || counts.byIp >= config.LOGIN_MAX_FAILURES * 10) {
     throw new AppError('LOGIN_LOCKED', { minutes: config.LOGIN_LOCK_MINUTES });
   }
   const user = await findUserByMail(db, mail);
@@ -322,12 +317,31 @@ export async function login(
     () => false,
   );
   await db.insert(loginAttempts).values({ mail, ip, success: !!user && good });
-  if (!user || !good) throw new AppError('LOGIN_FAILED');
+  if (!user || !good) {
+    // The failure that pauses this address tells the owner (once per lock).
+    if (user && counts.byMailAndIp + 1 === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
+    throw new AppError('LOGIN_FAILED');
+  }
   const session = await deps.sessions.issue(user.id, ip, userAgent);
   return {
     ...session,
     user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(db, user) }),
   };
+}
+
+/** Tells the owner that sign-ins from `ip` are paused; a mail that cannot be sent is logged, not fatal. */
+async function mailLoginLocked(deps: PlatformDeps, user: UserRow, ip: string): Promise<void> {
+  const locale = user.locale as Locale;
+  const params = { ip, count: deps.config.LOGIN_MAX_FAILURES, minutes: deps.config.LOGIN_LOCK_MINUTES };
+  try {
+    await deps.mailer.send({
+      to: user.mail,
+      subject: translate(locale, 'mail.loginLocked.subject'),
+      text: translate(locale, 'mail.loginLocked.body', params),
+    });
+  } catch {
+    // Kept in the outbox with its error by the mailer; the login answer stays the same.
+  }
 }
 
 // ---------------------------------------------------------------- passwords

@@ -326,18 +326,19 @@ describe('login and sessions', () => {
     expect(b.json()).toEqual(a.json());
   });
 
-  it('locks an account after 5 failures, for the right password too', async () => {
+  it('locks an address after 5 failures from one IP, for the right password too, and tells the owner', async () => {
     const u = await registerUser(t);
+    const stranger = randomIp();
     for (let i = 0; i < 5; i++) {
       const r = await t.call('POST', '/user/api/login', {
         body: { userMail: u.mail, password: 'wrong-pass1' },
-        ip: randomIp(),
+        ip: stranger,
       });
       expect(r.json().code).toBe('A0210');
     }
     const locked = await t.call('POST', '/user/api/login', {
       body: { userMail: u.mail, password: u.password },
-      ip: randomIp(),
+      ip: stranger,
       lang: 'en_US',
     });
     expect(locked.statusCode).toBe(429);
@@ -345,17 +346,32 @@ describe('login and sessions', () => {
       code: 'A0211',
       msg: 'Too many failed logins, please try again in 15 minutes',
     });
-    // unknown addresses lock the same way
+    // The owner, from anywhere else, is not locked out — and signing in there does not give the
+    // stranger five more tries.
+    const owner = randomIp();
+    expect((await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password }, ip: owner })).statusCode).toBe(200);
+    expect((await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password }, ip: stranger })).json().code).toBe('A0211');
+    // One mail to the owner, in the owner's language (zh-TW by default), naming the address.
+    const mails = await t.database.exec<{ subject: string; text: string }>(
+      `select subject, text from mail_outbox where "to" = $1 and subject like '%登入%' order by id`,
+      [u.mail],
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain(stranger);
+    expect(mails[0].text).toContain('15');
+    // unknown addresses lock the same way (and nobody is mailed)
     const ghost = uniqueMail('ghost');
+    const ghostIp = randomIp();
     for (let i = 0; i < 5; i++)
       await t.call('POST', '/user/api/login', {
         body: { userMail: ghost, password: 'x' },
-        ip: randomIp(),
+        ip: ghostIp,
       });
     expect(
-      (await t.call('POST', '/user/api/login', { body: { userMail: ghost, password: 'x' } })).json()
+      (await t.call('POST', '/user/api/login', { body: { userMail: ghost, password: 'x' }, ip: ghostIp })).json()
         .code,
     ).toBe('A0211');
+    expect(await t.database.exec(`select 1 from mail_outbox where "to" = $1`, [ghost])).toEqual([]);
   });
 
   it('locks an IP after many failures across accounts', async () => {

@@ -6,6 +6,7 @@ export const enUS = {
 
   'errors.BAD_REQUEST': 'Bad request',
   'errors.MALFORMED_BODY': 'The request body is not valid JSON',
+  'errors.HEADERS_TOO_LARGE': 'The request headers are too large',
   'errors.BODY_TOO_LARGE': 'The request body is too large',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Unsupported content type, please send JSON',
   'errors.VALIDATION_FAILED': 'Invalid input',
@@ -83,6 +84,7 @@ export const enUS = {
   'validation.tooBig': '{field} must be at most {max}',
   'validation.tooSmall': '{field} must be at least {min}',
   'validation.invalidEmail': '{field} is not a valid e-mail address',
+  'validation.controlChar': '{field} contains a control character (such as NUL), which is not allowed',
   'validation.invalidFormat': '{field} has an invalid format',
   'validation.invalidOption': '{field} must be one of: {options}',
   'validation.unknownField': 'Unknown field: {field}',
@@ -153,6 +155,9 @@ export const enUS = {
   'mail.purpose.REGISTER': 'registration',
   'mail.purpose.LOGIN_PWD_RESET': 'resetting your login password',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'setting your payment password',
+  'mail.loginLocked.subject': 'Lightning Quant: sign-ins to your account paused from one address',
+  'mail.loginLocked.body':
+    '{count} wrong passwords were entered for your account from IP address {ip}. Sign-ins from that address are paused for {minutes} minutes; your other devices and addresses are not affected.\nIf this was not you, change your password.',
   'mail.registered.subject': 'Lightning Quant: this address already has an account',
   'mail.registered.body':
     'Someone tried to register a new account with this e-mail address, which already has an account.\nIf it was you, log in or reset your password. Otherwise you can ignore this e-mail.',

@@ -6,6 +6,7 @@ export const inID: Messages = {
 
   'errors.BAD_REQUEST': 'Permintaan tidak valid',
   'errors.MALFORMED_BODY': 'Isi permintaan bukan JSON yang valid',
+  'errors.HEADERS_TOO_LARGE': 'Header permintaan terlalu besar',
   'errors.BODY_TOO_LARGE': 'Isi permintaan terlalu besar',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Jenis konten tidak didukung, kirim JSON',
   'errors.VALIDATION_FAILED': 'Masukan tidak valid',
@@ -86,6 +87,7 @@ export const inID: Messages = {
   'validation.tooBig': '{field} tidak boleh lebih dari {max}',
   'validation.tooSmall': '{field} tidak boleh kurang dari {min}',
   'validation.invalidEmail': '{field} bukan alamat email yang valid',
+  'validation.controlChar': '{field} berisi karakter kontrol (seperti NUL) yang tidak diizinkan',
   'validation.invalidFormat': 'Format {field} tidak valid',
   'validation.invalidOption': '{field} harus salah satu dari: {options}',
   'validation.unknownField': 'Kolom tidak dikenal: {field}',
@@ -157,6 +159,9 @@ export const inID: Messages = {
   'mail.purpose.REGISTER': 'pendaftaran',
   'mail.purpose.LOGIN_PWD_RESET': 'mengatur ulang kata sandi masuk',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'mengatur kata sandi pembayaran',
+  'mail.loginLocked.subject': 'Lightning Quant: login ke akun Anda dari satu alamat dijeda',
+  'mail.loginLocked.body':
+    '{count} kata sandi salah dimasukkan untuk akun Anda dari alamat IP {ip}. Login dari alamat tersebut dijeda selama {minutes} menit; perangkat dan alamat Anda yang lain tidak terpengaruh.\nJika itu bukan Anda, ubah kata sandi Anda.',
   'mail.registered.subject': 'Lightning Quant: alamat ini sudah memiliki akun',
   'mail.registered.body':
     'Seseorang mencoba mendaftarkan akun baru dengan alamat email ini, yang sudah memiliki akun.\nJika itu Anda, silakan masuk atau atur ulang kata sandi. Jika bukan, abaikan email ini.',

@@ -6,6 +6,7 @@ export const jaJP: Messages = {
 
   'errors.BAD_REQUEST': '不正なリクエストです',
   'errors.MALFORMED_BODY': 'リクエスト本文が正しい JSON ではありません',
+  'errors.HEADERS_TOO_LARGE': 'リクエストヘッダーが大きすぎます',
   'errors.BODY_TOO_LARGE': 'リクエスト本文が大きすぎます',
   'errors.UNSUPPORTED_MEDIA_TYPE': '未対応のコンテンツタイプです。JSON を送信してください',
   'errors.VALIDATION_FAILED': '入力内容に誤りがあります',
@@ -85,6 +86,7 @@ export const jaJP: Messages = {
   'validation.tooBig': '{field} は {max} 以下にしてください',
   'validation.tooSmall': '{field} は {min} 以上にしてください',
   'validation.invalidEmail': '{field} は有効なメールアドレスではありません',
+  'validation.controlChar': '{field} に使用できない制御文字（NUL など）が含まれています',
   'validation.invalidFormat': '{field} の形式が無効です',
   'validation.invalidOption': '{field} は次のいずれかにしてください：{options}',
   'validation.unknownField': '不明な項目です：{field}',
@@ -156,6 +158,9 @@ export const jaJP: Messages = {
   'mail.purpose.REGISTER': '新規登録',
   'mail.purpose.LOGIN_PWD_RESET': 'ログインパスワードの再設定',
   'mail.purpose.MAIL_PAID_PWD_RESET': '支払いパスワードの設定',
+  'mail.loginLocked.subject': 'Lightning Quant：一部のアドレスからのログインを一時停止しました',
+  'mail.loginLocked.body':
+    'IP アドレス {ip} からあなたのアカウントに誤ったパスワードが {count} 回入力されました。このアドレスからのログインを {minutes} 分間停止しています。他の端末やアドレスには影響しません。\n心当たりがない場合はパスワードを変更してください。',
   'mail.registered.subject': 'Lightning Quant：このアドレスはすでに登録されています',
   'mail.registered.body':
     'このメールアドレスで新しいアカウントの登録が試みられましたが、すでにアカウントが存在します。\nご本人の場合はログインするか、パスワードを再設定してください。心当たりがない場合は無視してください。',

@@ -6,6 +6,7 @@ export const thTH: Messages = {
 
   'errors.BAD_REQUEST': 'คำขอไม่ถูกต้อง',
   'errors.MALFORMED_BODY': 'เนื้อหาคำขอไม่ใช่ JSON ที่ถูกต้อง',
+  'errors.HEADERS_TOO_LARGE': 'ส่วนหัวของคำขอมีขนาดใหญ่เกินไป',
   'errors.BODY_TOO_LARGE': 'เนื้อหาคำขอมีขนาดใหญ่เกินไป',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'ไม่รองรับประเภทเนื้อหานี้ กรุณาส่ง JSON',
   'errors.VALIDATION_FAILED': 'ข้อมูลไม่ถูกต้อง',
@@ -80,6 +81,7 @@ export const thTH: Messages = {
   'validation.tooBig': '{field} ต้องไม่เกิน {max}',
   'validation.tooSmall': '{field} ต้องไม่น้อยกว่า {min}',
   'validation.invalidEmail': '{field} ไม่ใช่อีเมลที่ถูกต้อง',
+  'validation.controlChar': '{field} มีอักขระควบคุม (เช่น NUL) ที่ไม่อนุญาต',
   'validation.invalidFormat': '{field} มีรูปแบบไม่ถูกต้อง',
   'validation.invalidOption': '{field} ต้องเป็นค่าใดค่าหนึ่งต่อไปนี้: {options}',
   'validation.unknownField': 'ไม่รู้จักช่องข้อมูล: {field}',
@@ -149,6 +151,9 @@ export const thTH: Messages = {
   'mail.purpose.REGISTER': 'การลงทะเบียน',
   'mail.purpose.LOGIN_PWD_RESET': 'การรีเซ็ตรหัสผ่านเข้าสู่ระบบ',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'การตั้งรหัสผ่านการชำระเงิน',
+  'mail.loginLocked.subject': 'Lightning Quant: หยุดการเข้าสู่ระบบจากที่อยู่หนึ่งชั่วคราว',
+  'mail.loginLocked.body':
+    'มีการป้อนรหัสผ่านผิด {count} ครั้งสำหรับบัญชีของคุณจากที่อยู่ IP {ip} การเข้าสู่ระบบจากที่อยู่นั้นถูกหยุดไว้ {minutes} นาที อุปกรณ์และที่อยู่อื่นของคุณไม่ได้รับผลกระทบ\nหากไม่ใช่คุณ โปรดเปลี่ยนรหัสผ่าน',
   'mail.registered.subject': 'Lightning Quant: ที่อยู่นี้มีบัญชีอยู่แล้ว',
   'mail.registered.body':
     'มีผู้พยายามลงทะเบียนบัญชีใหม่ด้วยอีเมลนี้ ซึ่งมีบัญชีอยู่แล้ว\nหากเป็นคุณ โปรดเข้าสู่ระบบหรือรีเซ็ตรหัสผ่าน หากไม่ใช่ โปรดเพิกเฉยต่ออีเมลนี้',

@@ -6,6 +6,7 @@ export const viVN: Messages = {
 
   'errors.BAD_REQUEST': 'Yêu cầu không hợp lệ',
   'errors.MALFORMED_BODY': 'Nội dung yêu cầu không phải JSON hợp lệ',
+  'errors.HEADERS_TOO_LARGE': 'Tiêu đề yêu cầu quá lớn',
   'errors.BODY_TOO_LARGE': 'Nội dung yêu cầu quá lớn',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Kiểu nội dung không được hỗ trợ, vui lòng gửi JSON',
   'errors.VALIDATION_FAILED': 'Dữ liệu nhập không hợp lệ',
@@ -81,6 +82,7 @@ export const viVN: Messages = {
   'validation.tooBig': '{field} không được lớn hơn {max}',
   'validation.tooSmall': '{field} không được nhỏ hơn {min}',
   'validation.invalidEmail': '{field} không phải địa chỉ e-mail hợp lệ',
+  'validation.controlChar': '{field} chứa ký tự điều khiển (như NUL) không được phép',
   'validation.invalidFormat': '{field} có định dạng không hợp lệ',
   'validation.invalidOption': '{field} phải là một trong: {options}',
   'validation.unknownField': 'Trường không xác định: {field}',
@@ -151,6 +153,9 @@ export const viVN: Messages = {
   'mail.purpose.REGISTER': 'đăng ký',
   'mail.purpose.LOGIN_PWD_RESET': 'đặt lại mật khẩu đăng nhập',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'đặt mật khẩu thanh toán',
+  'mail.loginLocked.subject': 'Lightning Quant: đăng nhập vào tài khoản từ một địa chỉ đã bị tạm dừng',
+  'mail.loginLocked.body':
+    'Đã có {count} lần nhập sai mật khẩu cho tài khoản của bạn từ địa chỉ IP {ip}. Đăng nhập từ địa chỉ đó bị tạm dừng trong {minutes} phút; các thiết bị và địa chỉ khác của bạn không bị ảnh hưởng.\nNếu không phải bạn, hãy đổi mật khẩu.',
   'mail.registered.subject': 'Lightning Quant: địa chỉ này đã có tài khoản',
   'mail.registered.body':
     'Có người đã thử đăng ký tài khoản mới bằng địa chỉ e-mail này, nhưng địa chỉ này đã có tài khoản.\nNếu đó là bạn, hãy đăng nhập hoặc đặt lại mật khẩu. Nếu không, hãy bỏ qua e-mail này.',

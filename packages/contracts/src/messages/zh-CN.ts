@@ -6,6 +6,7 @@ export const zhCN: Messages = {
 
   'errors.BAD_REQUEST': '请求错误',
   'errors.MALFORMED_BODY': '请求内容不是有效的 JSON',
+  'errors.HEADERS_TOO_LARGE': '请求头过大',
   'errors.BODY_TOO_LARGE': '请求内容过大',
   'errors.UNSUPPORTED_MEDIA_TYPE': '不支持的内容类型，请发送 JSON',
   'errors.VALIDATION_FAILED': '输入有误',
@@ -80,6 +81,7 @@ export const zhCN: Messages = {
   'validation.tooBig': '{field} 不能大于 {max}',
   'validation.tooSmall': '{field} 不能小于 {min}',
   'validation.invalidEmail': '{field} 不是有效的邮箱地址',
+  'validation.controlChar': '{field} 含有不允许的控制字符（如 NUL）',
   'validation.invalidFormat': '{field} 格式无效',
   'validation.invalidOption': '{field} 必须是以下之一：{options}',
   'validation.unknownField': '未知字段：{field}',
@@ -149,6 +151,9 @@ export const zhCN: Messages = {
   'mail.purpose.REGISTER': '注册',
   'mail.purpose.LOGIN_PWD_RESET': '重置登录密码',
   'mail.purpose.MAIL_PAID_PWD_RESET': '设置支付密码',
+  'mail.loginLocked.subject': '闪电量化：来自某个地址的登录已暂停',
+  'mail.loginLocked.body':
+    '您的账户在 IP 地址 {ip} 上被输入错误密码 {count} 次。来自该地址的登录已暂停 {minutes} 分钟，您的其他设备和地址不受影响。\n如果不是您本人，请修改密码。',
   'mail.registered.subject': '闪电量化：该邮箱已有账户',
   'mail.registered.body':
     '有人尝试使用该邮箱注册新账户，但该邮箱已有账户。\n如果是您本人，请直接登录或重置密码；否则请忽略此邮件。',

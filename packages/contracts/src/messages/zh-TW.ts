@@ -6,6 +6,7 @@ export const zhTW: Messages = {
 
   'errors.BAD_REQUEST': '請求錯誤',
   'errors.MALFORMED_BODY': '請求內容不是有效的 JSON',
+  'errors.HEADERS_TOO_LARGE': '請求標頭過大',
   'errors.BODY_TOO_LARGE': '請求內容過大',
   'errors.UNSUPPORTED_MEDIA_TYPE': '不支援的內容類型，請傳送 JSON',
   'errors.VALIDATION_FAILED': '輸入有誤',
@@ -80,6 +81,7 @@ export const zhTW: Messages = {
   'validation.tooBig': '{field} 不可大於 {max}',
   'validation.tooSmall': '{field} 不可小於 {min}',
   'validation.invalidEmail': '{field} 不是有效的電子信箱',
+  'validation.controlChar': '{field} 含有不允許的控制字元（如 NUL）',
   'validation.invalidFormat': '{field} 格式無效',
   'validation.invalidOption': '{field} 必須是下列之一：{options}',
   'validation.unknownField': '未知欄位：{field}',
@@ -149,6 +151,9 @@ export const zhTW: Messages = {
   'mail.purpose.REGISTER': '註冊',
   'mail.purpose.LOGIN_PWD_RESET': '重設登入密碼',
   'mail.purpose.MAIL_PAID_PWD_RESET': '設定支付密碼',
+  'mail.loginLocked.subject': '閃電量化：來自某個位址的登入已暫停',
+  'mail.loginLocked.body':
+    '您的帳戶在 IP 位址 {ip} 上被輸入錯誤密碼 {count} 次。來自該位址的登入已暫停 {minutes} 分鐘，您的其他裝置與位址不受影響。\n如果不是您本人，請修改密碼。',
   'mail.registered.subject': '閃電量化：此信箱已有帳戶',
   'mail.registered.body':
     '有人嘗試使用此信箱註冊新帳戶，但此信箱已有帳戶。\n若是您本人，請直接登入或重設密碼；否則請忽略此郵件。',
