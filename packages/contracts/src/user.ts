@@ -22,7 +22,11 @@ export const userMail = z
   .toLowerCase()
   .min(3)
   .max(MAIL_MAX)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: 'validation.invalidEmail' });
+  // RFC 5322 dot-atoms (no quoted local parts) and a domain of letter / digit labels: an address
+  // the mail server will take, so a typo is a 422 here and never the SMTP server's refusal.
+  .regex(/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,63}$/u, {
+    error: 'validation.invalidEmail',
+  });
 
 /** 8–32 characters with at least one letter and one digit. */
 export const password = z

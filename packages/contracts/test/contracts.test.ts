@@ -57,6 +57,12 @@ describe('schemas', () => {
     expect(registerBody.parse(reg)).toMatchObject({ userMail: 'a@b.co', country: 'TH' });
     expect(registerBody.safeParse({ ...reg, extra: 1 }).success).toBe(false);
   });
+  it('takes addresses a mail server takes, refuses the rest', () => {
+    for (const ok of ['a@b.co', 'first.last+tag@sub.example.co', "o'neil_99@x-y.example", 'a@bücher.de'])
+      expect(registerBody.safeParse({ ...reg, userMail: ok }).success, ok).toBe(true);
+    for (const bad of ['M*@#CErW.Xd0<<&2>cz', '<a>@b.co', 'a@b', 'a..b@c.co', '.a@b.co', 'a@-b.co', 'a@b.c', 'ünï@example.com', 'a b@c.co'])
+      expect(registerBody.safeParse({ ...reg, userMail: bad }).success, bad).toBe(false);
+  });
   it('register rejects weak passwords', () => {
     for (const p of ['short1', 'onlyletters', '12345678', 'a1'.repeat(17)])
       expect(registerBody.safeParse({ ...reg, password: p }).success, p).toBe(false);
