@@ -111,6 +111,16 @@ export const VENUE_SIZE_SPECS: Readonly<Record<VenueName, Readonly<Record<string
   },
 };
 
+/** True for a venue the catalog has sizes of. */
+export function isVenueName(name: string): name is VenueName {
+  return Object.hasOwn(VENUE_SIZE_SPECS, name);
+}
+
+/** The venues the catalog has sizes of for `symbol` (Binance and OKX for crypto, MT5 for forex). */
+export function venuesOf(symbol: string): VenueName[] {
+  return (Object.keys(VENUE_SIZE_SPECS) as VenueName[]).filter((v) => VENUE_SIZE_SPECS[v][symbol] !== undefined);
+}
+
 const exact = (x: number) => Number(x.toPrecision(12));
 
 /**

@@ -4,10 +4,12 @@ import {
   fromVenueAmount,
   getInstrument,
   instruments,
+  isVenueName,
   minOrderQty,
   notionalOf,
   toVenueAmount,
   VENUE_SIZE_SPECS,
+  venuesOf,
   withVenueSizes,
   type VenueName,
 } from '../src';
@@ -35,6 +37,13 @@ describe('order sizes per venue', () => {
     expect(getInstrument('XAUUSD', 'mt5')).toMatchObject({ venue: 'mt5', qtyStep: 0.01, minQty: 0.01, maxQty: 100 });
     expect(getInstrument('BTCUSDT')).toMatchObject({ qtyStep: 0.01, minQty: 0.01 });
     expect(getInstrument('BTCUSDT').venue).toBeUndefined();
+  });
+
+  it('knows its venues, and which of them trade a symbol', () => {
+    expect(['binance', 'okx', 'mt5'].map(isVenueName)).toEqual([true, true, true]);
+    expect(isVenueName('bybit') || isVenueName('toString')).toBe(false);
+    expect(venuesOf('BTCUSDT')).toEqual(['binance', 'okx']);
+    expect(venuesOf('XAUUSD')).toEqual(['mt5']);
   });
 
   it('every catalog symbol has the sizes of every venue of its market', () => {

@@ -126,7 +126,12 @@ export class VenueBroker implements Broker {
   /** Replaying the robot's history: adopt journalled intents, send nothing, book only stored fills. */
   replaying = false;
 
-  constructor(private readonly o: VenueBrokerOptions) {}
+  /** The instrument with the live market's unit: the engine's conversions then apply (one place). */
+  private readonly venueInstrument: Instrument;
+
+  constructor(private readonly o: VenueBrokerOptions) {
+    this.venueInstrument = { ...o.instrument, venueUnit: o.market.contractSize };
+  }
 
   /** Loads the journal of a restarted robot: intents re-emitted with these ids are adopted, not sent. */
   adopt(rows: Iterable<KnownIntent>): void {
@@ -148,11 +153,6 @@ export class VenueBroker implements Broker {
 
   setFillListener(listener: ((fill: Fill) => void) | null): void {
     this.listener = listener;
-  }
-
-  /** The instrument with the live market's unit: the engine's conversions then apply (one place). */
-  private get venueInstrument(): Instrument {
-    return { ...this.o.instrument, venueUnit: this.o.market.contractSize };
   }
 
   /** Engine quantity (contracts of the instrument) → venue amount, on the venue's step. */

@@ -12,7 +12,7 @@ import {
   type InstrumentFacts,
 } from '@lq/contracts';
 import type { DatabaseHandle } from '@lq/db';
-import { getInstrument, type Instrument, type VenueName } from '@lq/engine';
+import { getInstrument, venuesOf, type Instrument, type VenueName } from '@lq/engine';
 import { STRATEGY_TYPES, strategies } from '@lq/strategies';
 import { latestImportRuns } from './imports';
 import { listSeries } from './store';
@@ -56,8 +56,6 @@ function instrumentOrUndefined(symbol: string, venue?: VenueName): Instrument | 
   }
 }
 
-const VENUES_OF_MARKET: Record<Market, VenueName[]> = { crypto: ['binance', 'okx'], forex: ['mt5'] };
-
 /** What the forms and calculators need of an instrument: its sizes on `venue` and on the market's other venues. */
 export function instrumentFactsOf(inst: Instrument): InstrumentFacts {
   const facts: InstrumentFacts = {
@@ -72,10 +70,9 @@ export function instrumentFactsOf(inst: Instrument): InstrumentFacts {
     ...(inst.maxQty !== undefined ? { maxQty: inst.maxQty } : {}),
     ...(inst.venue ? { venue: inst.venue, minNotional: inst.minNotional ?? 0 } : {}),
   };
-  const venueSizes = VENUES_OF_MARKET[inst.market].flatMap((venue) => {
+  const venueSizes = venuesOf(inst.symbol).map((venue) => {
     const v = getInstrument(inst.symbol, venue);
-    if (v.venue !== venue) return [];
-    return [{ venue, minQty: v.minQty, qtyStep: v.qtyStep, ...(v.maxQty !== undefined ? { maxQty: v.maxQty } : {}), minNotional: v.minNotional ?? 0 }];
+    return { venue, minQty: v.minQty, qtyStep: v.qtyStep, ...(v.maxQty !== undefined ? { maxQty: v.maxQty } : {}), minNotional: v.minNotional ?? 0 };
   });
   if (venueSizes.length > 0) facts.venueSizes = venueSizes;
   return facts;

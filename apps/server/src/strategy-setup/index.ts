@@ -3,17 +3,25 @@
 // sizes snapped to the instrument's step with a notice). Both areas import this module; neither
 // owns it.
 import { AppError, DATA_SOURCES, translate, type Locale, type SizeNotice } from '@lq/contracts';
-import { getInstrument, InstrumentError, minOrderQty, type Instrument, type VenueName } from '@lq/engine';
-import { checkSizes, getStrategy, isStrategyType, SIZE_FIELDS, StrategyParamError, SYMBOL_PATTERN, type StrategyDefinition } from '@lq/strategies';
+import { getInstrument, InstrumentError, isVenueName, minOrderQty, type Instrument, type VenueName } from '@lq/engine';
+import {
+  checkSizes,
+  getStrategy,
+  isStrategyType,
+  qtyRulesFor,
+  SIZE_FIELDS,
+  StrategyParamError,
+  SYMBOL_PATTERN,
+  type StrategyDefinition,
+  type UnitName,
+} from '@lq/strategies';
 import { invalid, RequestValidationError } from '../platform/http';
 
 export type Market = 'crypto' | 'forex';
 
-const VENUES: readonly string[] = ['binance', 'okx', 'mt5'] satisfies VenueName[];
-
 /** The venue whose order sizes apply to a data source or a trading account's exchange. */
 export function venueOf(exchange: string): VenueName | undefined {
-  return VENUES.includes(exchange) ? (exchange as VenueName) : undefined;
+  return isVenueName(exchange) ? exchange : undefined;
 }
 
 /** An open data source's market; DATA_SOURCE_UNKNOWN / MARKET_NOT_OPEN otherwise. */
@@ -105,12 +113,17 @@ export function checkStrategyParams(
   locale: Locale,
   price?: number,
 ): SizeNotice[] {
+  // The minimum order value is one more minimum: the shared size check applies it with the step.
+  const sizes = price === undefined ? instrument : { ...instrument, minQty: minOrderQty(instrument, price) };
+  const unit = (params.unit as UnitName | undefined) ?? 'ZHANG';
+  // Limits in the unit the user types (contracts, coins or lots), as the messages name them.
+  const typed = (qty: number) => qtyRulesFor({ ...sizes, minQty: qty }, unit).minQty;
   const notices: SizeNotice[] = [];
-  for (const n of checkSizes(params, instrument)) {
+  for (const n of checkSizes(params, sizes)) {
     if (n.error) {
       throw new AppError(
         'ORDER_SIZE_TOO_SMALL',
-        { field: `params.${n.field}`, value: n.value, min: instrument.minQty, symbol: instrument.symbol },
+        { field: `params.${n.field}`, value: n.value, min: typed(sizes.minQty), symbol: instrument.symbol },
         `params.${n.field}`,
       );
     }
@@ -122,7 +135,15 @@ export function checkStrategyParams(
       message: translate(locale, 'validation.qtyStepAdjusted', { field: `params.${n.field}`, qty: n.qty }),
     });
   }
-  checkSizeLimits(params, instrument, price);
+  if (instrument.maxQty !== undefined) {
+    const max = typed(instrument.maxQty);
+    for (const field of SIZE_FIELDS) {
+      const value = params[field];
+      if (typeof value === 'number' && value > max) {
+        throw new AppError('ORDER_SIZE_TOO_LARGE', { field: `params.${field}`, value, max, symbol: instrument.symbol }, `params.${field}`);
+      }
+    }
+  }
   try {
     definition.create(params as never, instrument);
   } catch (e) {
@@ -130,32 +151,4 @@ export function checkStrategyParams(
     throw e;
   }
   return notices;
-}
-
-/** The size fields against the venue's maximum and, at `price`, its minimum order value. */
-function checkSizeLimits(params: Record<string, unknown>, instrument: Instrument, price: number | undefined): void {
-  const coins = instrument.market === 'crypto' && params.unit === 'KE';
-  // Sizes are typed in contracts (ZHANG) or coins (KE); the limits are in contracts.
-  const toQty = (typed: number) => (coins ? typed / instrument.contractSize : typed);
-  const toTyped = (qty: number) => Number((coins ? qty * instrument.contractSize : qty).toPrecision(12));
-  const min = price !== undefined ? minOrderQty(instrument, price) : instrument.minQty;
-  for (const field of SIZE_FIELDS) {
-    const value = params[field];
-    if (typeof value !== 'number') continue;
-    const qty = toQty(value);
-    if (qty < min - instrument.qtyStep * 1e-9) {
-      throw new AppError(
-        'ORDER_SIZE_TOO_SMALL',
-        { field: `params.${field}`, value, min: toTyped(min), symbol: instrument.symbol },
-        `params.${field}`,
-      );
-    }
-    if (instrument.maxQty !== undefined && qty > instrument.maxQty + instrument.qtyStep * 1e-9) {
-      throw new AppError(
-        'ORDER_SIZE_TOO_LARGE',
-        { field: `params.${field}`, value, max: toTyped(instrument.maxQty), symbol: instrument.symbol },
-        `params.${field}`,
-      );
-    }
-  }
 }
