@@ -3,8 +3,9 @@
 // with live progress, the report with a metric definition, the order log and the full-screen
 // K-line; then a forex EURUSD backtest from a recommendation opened in the create-order form
 // (client-side validation first), its report and K-line; finally the records list.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { type Envelope, grantVip, login, register } from './support/users';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { waitForSymbol } from './support/market';
+import { grantVip, login, register } from './support/users';
 
 const MINUTE = 60_000;
 
@@ -16,33 +17,6 @@ async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
 }
 
 const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true }).first();
-
-interface Series {
-  symbol: string;
-  source: string;
-  timeframe: string;
-  count: number;
-}
-interface Status {
-  series: Series[];
-  imports: { symbol: string; status: string }[];
-}
-
-/** MARKET_DATA_DIR imports run in the background at start: wait until the symbol's files are in. */
-async function waitForSymbol(request: APIRequestContext, dataSource: string, symbol: string, timeoutMs = 8 * MINUTE): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    const list = (await (await request.get(`/order/api/currency-list?dataSource=${dataSource}`)).json()) as Envelope<{ symbol: string }[] | null>;
-    const status = (await (await request.get('/order/api/market-data/status')).json()) as Envelope<Status | null>;
-    const listed = list.code === '00000' && (list.data ?? []).some((c) => c.symbol === symbol);
-    const pending = (status.data?.imports ?? []).filter((i) => i.symbol === symbol && (i.status === 'queued' || i.status === 'running'));
-    last = `listed=${listed} pending=${pending.length} ${status.msg}`;
-    if (listed && status.code === '00000' && pending.length === 0) return;
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-  throw new Error(`${symbol} has no imported candles after ${timeoutMs} ms (${last})`);
-}
 
 async function chooseMarket(page: Page, type: 'binance' | 'mt5'): Promise<void> {
   // The switcher sits in the nav bar of the tab pages (phone) and in the top bar (desktop).

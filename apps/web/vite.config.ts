@@ -47,8 +47,9 @@ export default defineConfig({
       // included, can be dropped from the first-load bundle.
       treeshake: {
         moduleSideEffects: (id: string) => !/[\\/]packages[\\/]contracts[\\/]/.test(id),
-        // Schema builders of contracts (`z.object(...)`) are pure, so unused schemas vanish.
-        manualPureFunctions: ['z'],
+        // No `manualPureFunctions`: it matches names, not bindings. ['z'] (meant for zod) also
+        // made minified libraries' own `z()` pure, and lightweight-charts' canvas clear is one:
+        // the K-line kept every old frame after a zoom. It saved 0.6 KB gzip.
       },
       output: {
         // Form libraries and charts get chunks of their own so the shell never waits for them.

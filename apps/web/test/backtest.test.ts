@@ -1,9 +1,9 @@
 // Pure logic of the backtest screens: pages ↔ strategies, schema → form fields, form values ↔
 // params (checked by the same zod schemas as the server), chart data, contract-info cache.
 import { describe, expect, it, vi } from 'vitest';
-import type { KlineMarker } from '@lq/contracts';
+import type { KlineMarker, KlineMarkerGroup } from '@lq/contracts';
 import { normalizeCurrencies, normalizeTactics } from '../src/features/backtest/api';
-import { buildMarkers, downsample, priceFormat, toCandles, toLine, upDownColors, type LinePoint } from '../src/features/backtest/chartData';
+import { buildGroupMarkers, buildMarkers, downsample, equityOnBars, klineMarkerPoints, klineRequestFor, priceFormat, toCandles, toLine, upDownColors, type LinePoint } from '../src/features/backtest/chartData';
 import { contractCacheKey, getContractInfo } from '../src/features/backtest/contractInfo';
 import { checkValues, defaultRange, describeFields, paramsFromValues, parseParamsQuery, slotName, starterParams, valuesFromParams } from '../src/features/backtest/formModel';
 import { strategyParamSchemas } from '../src/features/backtest/schemas';
@@ -169,6 +169,43 @@ describe('chart data', () => {
     expect(new Set(out.map((x) => x.id)).size).toBe(3);
     expect(out[0]?.text).toBe('#1');
     expect(buildMarkers([m({ trade: 1 }), m({ trade: 2 })], colors, 1).every((x) => x.text === '')).toBe(true);
+  });
+  it('shows a grouped bar by its net side and count, among the exact markers in time order', () => {
+    const colors = upDownColors('en-US');
+    const g = (o: Partial<KlineMarkerGroup>): KlineMarkerGroup => ({ time: 0, count: 2, entries: 1, exits: 1, buys: 1, sells: 1, pnl: 0, firstTrade: 1, lastTrade: 1, ...o });
+    const groups = buildGroupMarkers([g({ time: 60_000, count: 12, buys: 9, sells: 3 }), g({ time: 120_000, count: 5, buys: 1, sells: 4 }), g({ time: 180_000 })], colors);
+    expect(groups.map((x) => [x.time, x.shape, x.position, x.text, x.color])).toEqual([
+      [60, 'arrowUp', 'belowBar', '12', colors.up],
+      [120, 'arrowDown', 'aboveBar', '5', colors.down],
+      [180, 'circle', 'aboveBar', '2', '#848e9c'],
+    ]);
+    expect(groups[0].size).toBeGreaterThan(groups[2].size ?? 0);
+    const m: KlineMarker = { time: 90_000, at: 90_001, price: 1, kind: 'entry', side: 'long', lots: 1, trade: 7, pnl: null, reason: null };
+    const all = klineMarkerPoints({ markers: [m], groups: [g({ time: 60_000 }), g({ time: 120_000 })] }, colors);
+    expect(all.map((x) => x.time)).toEqual([60, 90, 120]);
+  });
+  it('puts the equity curve on the candles\' bars (its value at each close)', () => {
+    const candles = [0, 3600, 7200].map((time) => ({ time, open: 1, high: 1, low: 1, close: 1 }));
+    const equity = [{ time: 100, value: 10 }, { time: 3500, value: 11 }, { time: 3700, value: 12 }, { time: 9000, value: 13 }];
+    expect(equityOnBars(candles, equity, 3600)).toEqual([{ time: 0, value: 11 }, { time: 3600, value: 12 }, { time: 7200, value: 13 }]);
+    expect(equityOnBars(candles, [{ time: 5000, value: 9 }], 3600)).toEqual([{ time: 3600, value: 9 }, { time: 7200, value: 9 }]);
+  });
+  it('asks for finer candles when zoomed in, for the view and one width either side, and stops once it has them', () => {
+    const DAY = 86_400_000;
+    const loaded = { interval: '4h', dataInterval: '1m', from: 0, to: 30 * DAY, rangeFrom: 0, rangeTo: 30 * DAY };
+    // The whole range on 1000 px (200 bars): 4h is what it wants: nothing to load.
+    expect(klineRequestFor({ from: 0, to: 30 * DAY, widthPx: 1000 }, loaded)).toBeNull();
+    // One day in view: 200 bars → 15m (96 bars; 5m would be 288); days 9–12 asked for.
+    const next = klineRequestFor({ from: 10 * DAY, to: 11 * DAY, widthPx: 1000 }, loaded);
+    expect(next).toEqual({ from: 9 * DAY, to: 12 * DAY, maxCandles: 3 * 96 + 2 });
+    // Its answer covers the view at the wanted interval: nothing more, however the view settles.
+    const answer = { ...loaded, interval: '15m', from: 9 * DAY, to: 12 * DAY };
+    expect(klineRequestFor({ from: 10 * DAY, to: 11 * DAY, widthPx: 1000 }, answer)).toBeNull();
+    // Panning out of it, or zooming back out, asks again; never past the backtest's range.
+    expect(klineRequestFor({ from: 11.5 * DAY, to: 12.5 * DAY, widthPx: 1000 }, answer)).toEqual({ from: 10.5 * DAY, to: 13.5 * DAY, maxCandles: 3 * 96 + 2 });
+    expect(klineRequestFor({ from: 0, to: 30 * DAY, widthPx: 1000 }, answer)).toEqual({ from: 0, to: 30 * DAY, maxCandles: 182 });
+    // 1h data never asks for anything finer than 1h.
+    expect(klineRequestFor({ from: 10 * DAY, to: 10 * DAY + 3_600_000, widthPx: 1000 }, { ...loaded, interval: '1h', dataInterval: '1h' })).toBeNull();
   });
   it('uses red up in Chinese locales and green up elsewhere', () => {
     expect(upDownColors('zh-CN').up).toBe('#f6465d');

@@ -32,6 +32,36 @@ export const BACKTEST_PAGE_SIZE_DEFAULT = 20;
 export const TRADES_PAGE_SIZE_DEFAULT = 50;
 /** Most candles the K-line call returns (it resamples to a coarser interval above this). */
 export const KLINE_MAX_CANDLES = 3000;
+/**
+ * Trade events (entries + exits) up to which the K-line call returns every marker of its
+ * window; above, bars holding more than one event get one grouped marker (count, net side).
+ */
+export const KLINE_EXACT_MARKERS = 800;
+/** The K-line's intervals, finest first, with their length in ms. */
+export const KLINE_INTERVALS = [
+  ['1m', 60_000],
+  ['5m', 300_000],
+  ['15m', 900_000],
+  ['30m', 1_800_000],
+  ['1h', 3_600_000],
+  ['4h', 14_400_000],
+  ['1d', 86_400_000],
+] as const;
+export type KlineInterval = (typeof KLINE_INTERVALS)[number][0];
+
+/**
+ * The interval the K-line call uses for a window: the finest multiple of the data's interval (and
+ * at least `wantedMs`) that keeps the window within `maxCandles`; 1d when none does. Shared by the
+ * server and the chart, which asks again only when the answer for its view changes.
+ */
+export function klineIntervalFor(spanMs: number, dataMs: number, maxCandles: number, wantedMs = dataMs): { name: KlineInterval; ms: number } {
+  const floor = Math.max(wantedMs, dataMs);
+  for (const [name, ms] of KLINE_INTERVALS) {
+    if (ms >= floor && ms % dataMs === 0 && spanMs / ms <= maxCandles) return { name, ms };
+  }
+  const [name, ms] = KLINE_INTERVALS[KLINE_INTERVALS.length - 1];
+  return { name, ms };
+}
 /** Most points of the equity curve call. */
 export const EQUITY_MAX_POINTS = 2000;
 /** Recommendation budget (in-sample candidate backtests) a caller may ask for. */
@@ -94,8 +124,10 @@ export type BacktestEquityQuery = z.input<typeof backtestEquityQuery>;
 
 /**
  * GET order/api/backtest/kline: candles of a time window (default: the whole backtest range),
- * resampled to the finest of 1m 5m 15m 30m 1h 4h 1d that gives at most `maxCandles`, plus the
- * markers of the trades that entered or exited inside the window.
+ * resampled to the finest of 1m 5m 15m 30m 1h 4h 1d that gives at most `maxCandles`, plus every
+ * entry and exit inside the window: one marker each up to KLINE_EXACT_MARKERS, else one group per
+ * bar that holds several (a bar with a single event keeps its exact marker). Nothing is dropped:
+ * `eventCount` = markers + the counts of the groups.
  */
 export const backtestKlineQuery = z.object({
   id: idParam,
@@ -103,7 +135,11 @@ export const backtestKlineQuery = z.object({
   from: z.coerce.number().int().min(0).optional(),
   to: z.coerce.number().int().min(0).optional(),
   /** Ask for a specific interval (coarser than the data); raised when it would exceed maxCandles. */
-  interval: z.enum(['1m', '5m', '15m', '30m', '1h', '4h', '1d']).optional(),
+  interval: z.enum(KLINE_INTERVALS.map(([name]) => name) as [KlineInterval, ...KlineInterval[]]).optional(),
+  /**
+   * Candles wanted for the window: the interval is the finest that stays within it. A window
+   * longer than maxCandles days still gets all its daily candles, up to KLINE_MAX_CANDLES.
+   */
   maxCandles: z.coerce.number().int().min(10).max(KLINE_MAX_CANDLES).default(KLINE_MAX_CANDLES),
 });
 export type BacktestKlineQuery = z.input<typeof backtestKlineQuery>;
@@ -315,16 +351,45 @@ export const klineMarker = z.object({
 });
 export type KlineMarker = z.infer<typeof klineMarker>;
 
+/** Several trade events on one bar of a zoomed-out K-line. */
+export const klineMarkerGroup = z.object({
+  /** Candle open time (ms). */
+  time: z.number(),
+  /** Entries + exits on the bar. */
+  count: z.number(),
+  entries: z.number(),
+  exits: z.number(),
+  /** Buy orders: long entries and short exits. */
+  buys: z.number(),
+  /** Sell orders: short entries and long exits. */
+  sells: z.number(),
+  /** Net result of the exits on the bar. */
+  pnl: z.number(),
+  /** First and last trade numbers on the bar (order log). */
+  firstTrade: z.number(),
+  lastTrade: z.number(),
+});
+export type KlineMarkerGroup = z.infer<typeof klineMarkerGroup>;
+
 export const backtestKline = z.object({
   symbol: z.string(),
   interval: z.string(),
+  /** The data's own interval (the finest the chart can ask for). */
+  dataInterval: z.string(),
+  /** Window of the answer (ms): the candles and events returned cover [from, to). */
   from: z.number(),
   to: z.number(),
+  /** The backtest's whole range (ms), for "fit" and for how far the chart may ask. */
+  rangeFrom: z.number(),
+  rangeTo: z.number(),
   /** Price digits of the instrument (for the chart's price format). */
   digits: z.number(),
   /** [time ms, open, high, low, close, volume], ascending. */
   candles: z.array(z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()])),
   markers: z.array(klineMarker),
+  groups: z.array(klineMarkerGroup),
+  /** Entries + exits inside the window, all of them counted in markers or groups. */
+  eventCount: z.number(),
 });
 export type BacktestKline = z.infer<typeof backtestKline>;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KLINE_EXACT_MARKERS } from '@lq/contracts';
 import { registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
 import { gridParams, seedCandles, until, vipUser, waitFinished, type Detail } from './test-helpers';
 
@@ -212,6 +213,56 @@ describe('a backtest on real candles', () => {
     expect(whole.interval).toBe('4h');
     expect(whole.markers.length).toBeGreaterThan(10);
   }, 30_000);
+
+  it('never cuts markers: dense windows are grouped per bar, every event counted, exact when zoomed in', async () => {
+    type Kline = { interval: string; from: number; to: number; rangeFrom: number; rangeTo: number; candles: number[][]; markers: { time: number; at: number; kind: string; trade: number }[]; groups: { time: number; count: number; buys: number; sells: number; lastTrade: number }[]; eventCount: number };
+    const dense = await finishedBacktest(vip.token, btc({ gap: 0.05, gridNumber: 20 }));
+    const kline = async (q: string) => (await t.call('GET', `/order/api/backtest/kline?id=${dense.id}${q}`, { token: vip.token })).json<Envelope<Kline>>().data;
+    const trades: { entryTime: number; exitTime: number }[] = [];
+    for (let page = 1; ; page++) {
+      const p = (await t.call('GET', `/order/api/backtest/trades?id=${dense.id}&page=${page}&pageSize=100`, { token: vip.token })).json<Envelope<{ list: { entryTime: number; exitTime: number }[]; hasMore: boolean }>>().data;
+      trades.push(...p.list);
+      if (!p.hasMore) break;
+    }
+    const eventsIn = (from: number, to: number) => trades.reduce((n, x) => n + (x.entryTime >= from && x.entryTime < to ? 1 : 0) + (x.exitTime >= from && x.exitTime < to ? 1 : 0), 0);
+    const counted = (k: Kline) => k.markers.length + k.groups.reduce((n, g) => n + g.count, 0);
+
+    const whole = await kline('&maxCandles=200');
+    expect(whole.eventCount).toBe(eventsIn(whole.from, whole.to));
+    expect(whole.eventCount).toBeGreaterThan(KLINE_EXACT_MARKERS);
+    expect(counted(whole)).toBe(whole.eventCount);
+    expect(whole.groups.length).toBeGreaterThan(0);
+    const bars = new Set(whole.candles.map((c) => c[0]));
+    for (const g of whole.groups) {
+      expect(bars.has(g.time)).toBe(true);
+      expect(g.buys + g.sells).toBe(g.count);
+    }
+    // The last trade is there (the old answer stopped at trade 5,000 of 45,909).
+    const lastTrade = Math.max(...whole.markers.map((m) => m.trade), ...whole.groups.map((g) => g.lastTrade));
+    expect(lastTrade).toBe(trades.length);
+
+    // Zoomed in on a few hours: exact markers, on 1m bars.
+    const from = trades[Math.floor(trades.length / 2)].entryTime - 2 * 3_600_000;
+    const near = await kline(`&from=${from}&to=${from + 4 * 3_600_000}&maxCandles=600`);
+    expect(near.interval).toBe('1m');
+    expect(near.groups).toEqual([]);
+    expect(near.markers.length).toBe(eventsIn(from, from + 4 * 3_600_000));
+    expect(near.markers.length).toBeGreaterThan(0);
+
+    // A phone's few bars: daily candles, all of them (never the last few only).
+    const daily = await kline('&maxCandles=10');
+    expect(daily.interval).toBe('1d');
+    expect(daily.from).toBe(daily.rangeFrom);
+    expect(daily.candles.length).toBeGreaterThanOrEqual(Math.floor((daily.rangeTo - daily.rangeFrom) / 86_400_000));
+    expect(daily.eventCount).toBe(whole.eventCount);
+
+    // A window reaching past the backtest is clipped to it; a reversed one is refused.
+    const past = await kline(`&from=${whole.rangeTo - 3_600_000}&to=${whole.rangeTo + 30 * 86_400_000}`);
+    expect(past.to).toBe(whole.rangeTo);
+    expect(past.from).toBe(whole.rangeTo - 3_600_000);
+    const reversed = await t.call('GET', `/order/api/backtest/kline?id=${dense.id}&from=${from}&to=${from - 1}`, { token: vip.token, lang: 'en_US' });
+    expect(reversed.statusCode).toBe(422);
+  }, 60_000);
 
   it('zooms into a window with 1m candles and the trades of that window', async () => {
     const trades = (await t.call('GET', `/order/api/backtest/trades?id=${done.id}&page=1&pageSize=1`, { token: vip.token })).json<Envelope<{ list: { entryTime: number; exitTime: number }[] }>>().data.list;

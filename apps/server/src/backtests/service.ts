@@ -18,7 +18,8 @@ import {
   type BacktestSummary,
   type BacktestTab,
   type BacktestTrades,
-  type KlineMarker,
+  klineIntervalFor,
+  KLINE_MAX_CANDLES,
   type Locale,
   type Recommendation,
   type RecommendPreset,
@@ -45,7 +46,7 @@ import {
   type RecommendationRow,
 } from '@lq/db';
 import { getInstrument, intervalToMs, lowerBound, resample, type Candles, type Instrument } from '@lq/engine';
-import { INTERVALS, parseIsoMs, runSettings } from '@lq/strategies';
+import { parseIsoMs, runSettings } from '@lq/strategies';
 import type { AuthUser } from '../platform/auth';
 import { invalid, RequestValidationError } from '../platform/http';
 import { checkParamsMatch, checkStrategyParams, parseStrategyParams, strategySetupOf } from '../strategy-setup';
@@ -53,6 +54,7 @@ import { loadCandleRange } from '../market';
 import { resolveSeries, type ResolvedSeries } from './data';
 import { ThreadRunner } from './thread-pool';
 import type { StoredTrade } from './compute';
+import { klineMarkers, type KlineTrade } from './kline';
 
 export const QUEUES = { backtest: 'backtest.run', recommend: 'recommend.run' } as const;
 const DAY_MS = 86_400_000;
@@ -505,8 +507,6 @@ export async function equityOf(db: Database, row: BacktestRow, maxPoints: number
   return { capital: money(row.capital), points: points.map(([t, e]) => [t, money(e)]) };
 }
 
-const INTERVAL_LIST = INTERVALS.map((name) => ({ name, ms: intervalToMs(name) }));
-
 export async function klineOf(
   svc: BacktestService,
   row: BacktestRow,
@@ -515,27 +515,31 @@ export async function klineOf(
   requireReport(row);
   const instrument = safeInstrument(row.symbol);
   const dataMs = intervalToMs(row.interval);
-  const from = Math.max(query.from ?? row.fromAt.getTime(), 0);
-  const to = query.to ?? row.toAt.getTime();
-  if (!(to > from)) throw invalid(['to'], 'validation.startAfterEnd');
-  const span = to - from;
-  const wanted = query.interval ? intervalToMs(query.interval) : dataMs;
-  const choice =
-    INTERVAL_LIST.find((i) => i.ms >= Math.max(wanted, dataMs) && i.ms % dataMs === 0 && span / i.ms <= query.maxCandles) ??
-    INTERVAL_LIST[INTERVAL_LIST.length - 1];
-  const alignedFrom = Math.floor(from / choice.ms) * choice.ms;
-  const raw = await loadCandleRange(svc.database, {
-    source: row.candleSource,
-    symbol: row.symbol,
-    timeframe: row.interval,
-    fromMs: alignedFrom,
-    toMs: to,
-  });
-  const c: Candles = choice.ms === dataMs ? raw : resample(raw, choice.ms);
-  const n = Math.min(c.length, query.maxCandles);
-  const start = c.length - n;
+  const rangeFrom = row.fromAt.getTime();
+  const rangeTo = row.toAt.getTime();
+  if (query.from !== undefined && query.to !== undefined && !(query.to > query.from)) throw invalid(['to'], 'validation.startAfterEnd');
+  // The window is clipped to the backtest: there is nothing of it outside.
+  let from = Math.max(query.from ?? rangeFrom, rangeFrom);
+  const to = Math.max(Math.min(query.to ?? rangeTo, rangeTo), from);
+  const choice = klineIntervalFor(to - from, dataMs, query.maxCandles, query.interval ? intervalToMs(query.interval) : dataMs);
+  const raw =
+    to > from
+      ? await loadCandleRange(svc.database, {
+          source: row.candleSource,
+          symbol: row.symbol,
+          timeframe: row.interval,
+          fromMs: Math.floor(from / choice.ms) * choice.ms,
+          toMs: to,
+        })
+      : undefined;
+  const c: Candles | undefined = raw && (choice.ms === dataMs ? raw : resample(raw, choice.ms));
+  const total = c?.length ?? 0;
+  // maxCandles picks the interval; only a window too long even for KLINE_MAX_CANDLES daily
+  // candles (8 years) keeps its latest ones, and `from` then says where the answer starts.
+  const start = Math.max(0, total - KLINE_MAX_CANDLES);
+  if (c && start > 0) from = c.time[start];
   const candles: BacktestKline['candles'] = [];
-  for (let i = start; i < c.length; i++) {
+  for (let i = start; c && i < total; i++) {
     candles.push([
       c.time[i],
       priceRound(instrument, c.open[i]),
@@ -545,37 +549,33 @@ export async function klineOf(
       Number(c.volume[i].toFixed(4)),
     ]);
   }
-  // Markers: trades entering or leaving inside the window, each on the candle it falls in.
-  const trades = await svc.database.exec<{ i: number; e: StoredTrade }>(
-    `select t.i::int as i, t.e from backtest_results r, jsonb_array_elements(r.trades) with ordinality t(e, i)
-      where r.backtest_id = $1
-        and (((t.e->>2)::float8 >= $2 and (t.e->>2)::float8 < $3) or ((t.e->>4)::float8 >= $2 and (t.e->>4)::float8 < $3))
-      order by t.i limit 5000`,
-    [row.id, from, to],
-  );
-  const candleOf = (at: number) => {
-    const k = lowerBound(c.time, c.length, at + 1) - 1;
-    return k >= 0 ? c.time[k] : Math.floor(at / choice.ms) * choice.ms;
+  // Every trade entering or leaving inside the window; klineMarkers groups them when dense.
+  const trades =
+    to > from
+      ? await svc.database.exec<KlineTrade>(
+          `select t.i::int as trade, t.e from backtest_results r, jsonb_array_elements(r.trades) with ordinality t(e, i)
+            where r.backtest_id = $1
+              and (((t.e->>2)::float8 >= $2 and (t.e->>2)::float8 < $3) or ((t.e->>4)::float8 >= $2 and (t.e->>4)::float8 < $3))
+            order by t.i`,
+          [row.id, from, to],
+        )
+      : [];
+  const barOf = (at: number) => {
+    const k = c ? lowerBound(c.time, total, at + 1) - 1 : -1;
+    return c && k >= start ? c.time[k] : Math.floor(at / choice.ms) * choice.ms;
   };
-  const markers: KlineMarker[] = [];
-  for (const { i, e } of trades) {
-    const side = e[0] === 0 ? 'long' : 'short';
-    if (e[2] >= from && e[2] < to) {
-      markers.push({ time: candleOf(e[2]), at: e[2], price: priceRound(instrument, e[3]), kind: 'entry', side, lots: e[1], trade: Number(i), pnl: null, reason: null });
-    }
-    if (e[4] >= from && e[4] < to) {
-      markers.push({ time: candleOf(e[4]), at: e[4], price: priceRound(instrument, e[5]), kind: 'exit', side, lots: e[1], trade: Number(i), pnl: money(e[6]), reason: e[8] });
-    }
-  }
-  markers.sort((a, b) => a.at - b.at);
+  const events = klineMarkers(trades, { from, to }, barOf, { price: (p) => priceRound(instrument, p), money });
   return {
     symbol: row.symbol,
     interval: choice.name,
+    dataInterval: row.interval,
     from,
     to,
+    rangeFrom,
+    rangeTo,
     digits: instrument?.digits ?? 2,
     candles,
-    markers,
+    ...events,
   };
 }
 

@@ -1,6 +1,7 @@
 // Calls of the backtest feature (paths of packages/contracts/src/backtest.ts and market.ts) and
 // their TanStack Query hooks. Running things are polled about once a second.
 import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { KLINE_MAX_CANDLES } from '@lq/contracts';
 import type {
   BacktestCreateBody,
   BacktestCreateResult,
@@ -230,13 +231,24 @@ export function useBacktestTrades(id: number | undefined, page: number, enabled:
   });
 }
 
-export function useBacktestKline(id: number | undefined) {
+/** A window of the K-line (none: the whole backtest); the previous answer stays on screen while the next loads. */
+export function useBacktestKline(id: number | undefined, window: KlineQueryWindow = { maxCandles: KLINE_MAX_CANDLES }) {
   return useQuery({
-    queryKey: ['backtest', id, 'kline'],
+    queryKey: ['backtest', id, 'kline', window.from ?? null, window.to ?? null, window.maxCandles],
     enabled: !!id,
-    queryFn: () => api.get<BacktestKline>(PATHS.kline, { query: { id: id! } }),
+    queryFn: () =>
+      api.get<BacktestKline>(PATHS.kline, {
+        query: { id: id!, maxCandles: window.maxCandles, ...(window.from !== undefined ? { from: Math.floor(window.from), to: Math.ceil(window.to ?? window.from) } : {}) },
+      }),
+    placeholderData: keepPreviousData,
     staleTime: Infinity,
   });
+}
+
+export interface KlineQueryWindow {
+  from?: number;
+  to?: number;
+  maxCandles: number;
 }
 
 export const getRobotPrefill = (id: number) => api.get<RobotPrefill>(PATHS.robotPrefill, { query: { id } });

@@ -1,6 +1,6 @@
 // Data shaping for the charts (pure, unit-tested): candles, equity points, trade markers,
 // downsampling, and the up/down colour convention.
-import type { KlineMarker } from '@lq/contracts';
+import { KLINE_INTERVALS, KLINE_MAX_CANDLES, klineIntervalFor, type BacktestKline, type KlineMarker, type KlineMarkerGroup } from '@lq/contracts';
 
 export interface CandlePoint {
   time: number; // seconds (lightweight-charts UTCTimestamp)
@@ -20,6 +20,8 @@ export interface MarkerPoint {
   color: string;
   text: string;
   id: string;
+  /** lightweight-charts' marker size (1 = default); groups grow with their count. */
+  size?: number;
 }
 
 export interface UpDown {
@@ -126,6 +128,80 @@ export function buildMarkers(markers: readonly KlineMarker[], colors: UpDown, ma
     })
     .sort((a, b) => a.time - b.time);
 }
+
+const NEUTRAL = '#848e9c';
+
+/**
+ * One marker per grouped bar: ▲ below the bar when it bought more than it sold, ▼ above when it
+ * sold more, a grey ● when even; the count as text while few enough groups are shown to read it.
+ */
+export function buildGroupMarkers(groups: readonly KlineMarkerGroup[], colors: UpDown, maxLabels = 120): MarkerPoint[] {
+  const labels = groups.length <= maxLabels;
+  return groups.map((g): MarkerPoint => {
+    const net = g.buys - g.sells;
+    const size = Math.min(2.5, 1 + Math.log10(g.count) / 2);
+    const text = labels ? String(g.count) : '';
+    const id = `g${g.time}`;
+    const time = sec(g.time);
+    if (net > 0) return { time, id, position: 'belowBar', shape: 'arrowUp', color: colors.up, text, size };
+    if (net < 0) return { time, id, position: 'aboveBar', shape: 'arrowDown', color: colors.down, text, size };
+    return { time, id, position: 'aboveBar', shape: 'circle', color: NEUTRAL, text, size };
+  });
+}
+
+/** Exact and grouped markers of one K-line answer, in time order as lightweight-charts requires. */
+export function klineMarkerPoints(kline: Pick<BacktestKline, 'markers' | 'groups'>, colors: UpDown): MarkerPoint[] {
+  return [...buildMarkers(kline.markers, colors), ...buildGroupMarkers(kline.groups, colors)].sort((a, b) => a.time - b.time);
+}
+
+/**
+ * The equity curve on the candles' own bars (its value at each bar's close), so the lower pane
+ * adds no time points of its own between the candles.
+ */
+export function equityOnBars(candles: readonly CandlePoint[], equity: readonly LinePoint[], barSeconds: number): LinePoint[] {
+  const out: LinePoint[] = [];
+  let k = -1;
+  for (const c of candles) {
+    const close = c.time + barSeconds;
+    while (k + 1 < equity.length && equity[k + 1].time < close) k++;
+    if (k >= 0) out.push({ time: c.time, value: equity[k].value });
+  }
+  return out;
+}
+
+/** Pixels per bar the chart aims at when it picks an interval for what is on screen. */
+export const KLINE_BAR_PX = 5;
+/** Bars a chart of this width shows at the aimed spacing. */
+export const barsForWidth = (widthPx: number) => Math.min(800, Math.max(30, Math.floor(widthPx / KLINE_BAR_PX)));
+
+export interface KlineWindow {
+  from?: number;
+  to?: number;
+  maxCandles: number;
+}
+
+/**
+ * What the full-screen K-line asks for after the view settles on [from, to] (ms) at `widthPx`:
+ * null while the loaded answer already has the interval that view wants and covers it; otherwise
+ * that view with one view-width either side (so a short pan needs nothing), in the wanted interval.
+ */
+export function klineRequestFor(
+  view: { from: number; to: number; widthPx: number },
+  loaded: Pick<BacktestKline, 'interval' | 'dataInterval' | 'from' | 'to' | 'rangeFrom' | 'rangeTo'>,
+): KlineWindow | null {
+  const dataMs = intervalMs(loaded.dataInterval);
+  const span = Math.max(view.to - view.from, dataMs);
+  const want = klineIntervalFor(span, dataMs, barsForWidth(view.widthPx));
+  const covered = view.from >= loaded.from && view.to <= loaded.to;
+  if (want.name === loaded.interval && covered) return null;
+  const from = Math.max(loaded.rangeFrom, view.from - span);
+  const to = Math.min(loaded.rangeTo, view.to + span);
+  return { from, to, maxCandles: Math.min(KLINE_MAX_CANDLES, Math.max(10, Math.ceil((to - from) / want.ms) + 2)) };
+}
+
+const INTERVAL_MS = new Map<string, number>(KLINE_INTERVALS);
+/** Length of a K-line interval name in ms (1m when unknown). */
+export const intervalMs = (name: string) => INTERVAL_MS.get(name) ?? 60_000;
 
 /** Price format of the chart from the instrument's digits. */
 export const priceFormat = (digits: number) => {

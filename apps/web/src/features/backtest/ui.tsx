@@ -136,5 +136,5 @@ export function useFormatters() {
   };
   // Stable per locale: charts re-create themselves when their colours change.
   const colors = useMemo(() => upDownColors(locale), [locale]);
-  return { locale, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors };
+  return { locale, localeTag: tag, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors };
 }
