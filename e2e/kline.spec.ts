@@ -39,7 +39,7 @@ interface Canvas {
 const grabCanvases = (page: Page, name: string) =>
   page.evaluate((key) => {
     const store = ((window as unknown as { __kline?: Record<string, number[][]> }).__kline ??= {});
-    const canvases = [...document.querySelectorAll('[data-testid="kline-chart"] canvas')] as unknown as Canvas[];
+    const canvases = Array.from(document.querySelectorAll('[data-testid="kline-chart"] canvas')) as unknown as Canvas[];
     store[key] = canvases.map((c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data));
   }, name);
 

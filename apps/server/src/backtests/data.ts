@@ -1,7 +1,7 @@
 // Which stored candle series a backtest or recommendation runs on (apps/server/src/market/store.ts).
 import { intervalToMs } from '@lq/engine';
 import type { DatabaseHandle } from '@lq/db';
-import { listSeries, type SeriesKey } from '../market';
+import { isLiveSource, listSeries, type SeriesKey } from '../market';
 
 /** Candle sources of the crypto market; every other source holds forex / CFD data. */
 const CRYPTO_SOURCES = ['binance', 'okx'];
@@ -16,12 +16,16 @@ export interface ResolvedSeries extends SeriesKey {
   readonly toMs: number;
 }
 
-/** The stored series of `symbol` for a market, whatever range they cover (for error messages). */
+/**
+ * The imported series of `symbol` for a market, whatever range they cover (for error messages).
+ * Candles recorded live by the runner are not backtest data.
+ */
 export async function seriesOf(database: DatabaseHandle, market: 'crypto' | 'forex', symbol: string) {
   const all = await listSeries(database);
   return all.filter(
     (s) =>
       s.symbol === symbol &&
+      !isLiveSource(s.source) &&
       s.count > 0 &&
       (market === 'crypto') === CRYPTO_SOURCES.includes(s.source) &&
       isInterval(s.timeframe),

@@ -14,4 +14,4 @@ export const marketPlugin = fp(
 );
 
 export { MARKET_OPS } from './ops';
-export { listSeries, loadCandleRange, writeCandles, type SeriesKey } from './store';
+export { isLiveSource, listSeries, liveSourceOf, loadCandleRange, writeCandles, type SeriesKey } from './store';

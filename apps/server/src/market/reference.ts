@@ -15,7 +15,7 @@ import type { DatabaseHandle } from '@lq/db';
 import { getInstrument, venuesOf, type Instrument, type VenueName } from '@lq/engine';
 import { STRATEGY_TYPES, strategies } from '@lq/strategies';
 import { latestImportRuns } from './imports';
-import { listSeries } from './store';
+import { isLiveSource, listSeries } from './store';
 
 export type Market = 'crypto' | 'forex';
 
@@ -88,7 +88,8 @@ export async function currencyList(
 ): Promise<CurrencyItem[]> {
   const bySymbol = new Map<string, CurrencyItem>();
   for (const s of await listSeries(database)) {
-    if (candleSource && s.source !== candleSource) continue;
+    // Data ranges are imported history; live-recorded candles do not move them.
+    if (isLiveSource(s.source) || (candleSource && s.source !== candleSource)) continue;
     const inst = instrumentOrUndefined(s.symbol, venue);
     if (!inst || inst.market !== market) continue;
     let item = bySymbol.get(inst.symbol);

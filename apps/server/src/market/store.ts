@@ -11,6 +11,14 @@ export interface SeriesKey {
   timeframe: string;
 }
 
+/**
+ * Candles a robot runner records from a venue live are kept under a source of their own
+ * (`binance:live`): they never extend or overwrite imported history (`binance`), so data ranges,
+ * backtests and recommendations see only what was imported, while tickers and robots see both.
+ */
+export const liveSourceOf = (venue: string): string => `${venue}:live`;
+export const isLiveSource = (source: string): boolean => source.endsWith(':live');
+
 /** A month chunk decoded: columns are views on one aligned copy of the bytes. */
 interface Chunk {
   count: number;

@@ -1,7 +1,8 @@
-// Candle feeds of the runner: closed 1m candles of one (source, symbol), appended to the candle
-// store (so the market page, restarts and replays see exactly what the robots saw) and kept in
-// memory for the robots driven here.
+// Candle feeds of the runner: closed 1m candles of one (venue, symbol), recorded in the candle
+// store under the venue's live source (so the market page, restarts and replays see exactly what
+// the robots saw, and imported history is never touched) and kept in memory for the robots here.
 import type { DatabaseHandle } from '@lq/db';
+import type { Candles } from '@lq/engine';
 import { CcxtVenue, type CcxtVenueId } from '@lq/venues';
 import { loadCandleRange, writeCandles, type SeriesKey } from '../market';
 
@@ -14,6 +15,12 @@ export interface Bar {
   readonly low: number;
   readonly close: number;
   readonly volume: number;
+}
+
+function toBars(c: Candles): Bar[] {
+  const out: Bar[] = [];
+  for (let i = 0; i < c.length; i++) out.push({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
+  return out;
 }
 
 /** Where closed 1m candles come from. */
@@ -89,10 +96,13 @@ export class CandleFeed {
 
   constructor(
     private readonly database: DatabaseHandle,
+    /** Where the feed records its candles (a live source, see market/store.ts). */
     readonly key: SeriesKey,
     private readonly source: CandleSource,
     /** Keep at most this many candles in memory. */
     private readonly keep = 20_000,
+    /** Imported history of the same market, read (never written) before the recording starts. */
+    private readonly history?: SeriesKey,
   ) {}
 
   /** Open time of the newest closed candle known, or null. */
@@ -111,11 +121,8 @@ export class CandleFeed {
   private async pollOnce(): Promise<void> {
     try {
       if (!this.started) {
-        const [row] = await this.database.exec<{ t: number | string | null }>(
-          `select max(last_time) as t from candle_chunks where source = $1 and symbol = $2 and timeframe = $3`,
-          [this.key.source, this.key.symbol, this.key.timeframe],
-        );
-        this.cursor = row?.t === null || row?.t === undefined ? null : Number(row.t);
+        // Go on from the newest candle recorded, else from the end of the imported history.
+        this.cursor = (await this.lastTimeOf(this.key)) ?? (this.history ? await this.lastTimeOf(this.history) : null);
         this.started = true;
       }
       const since = this.cursor === null ? undefined : this.cursor + MINUTE;
@@ -149,10 +156,19 @@ export class CandleFeed {
       return Number.isFinite(toMs) ? out.filter((b) => b.time < toMs) : out;
     }
     const end = Number.isFinite(toMs) ? toMs : (this.newest ?? fromMs) + MINUTE;
-    const c = await loadCandleRange(this.database, { ...this.key, fromMs, toMs: end });
-    const out: Bar[] = [];
-    for (let i = 0; i < c.length; i++) out.push({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
-    return out;
+    const recorded = toBars(await loadCandleRange(this.database, { ...this.key, fromMs, toMs: end }));
+    // Before the recording starts, the imported history of the market (AI warm-up windows).
+    const historyEnd = recorded.length ? recorded[0].time : end;
+    if (!this.history || historyEnd <= fromMs) return recorded;
+    return [...toBars(await loadCandleRange(this.database, { ...this.history, fromMs, toMs: historyEnd })), ...recorded];
+  }
+
+  private async lastTimeOf(key: SeriesKey): Promise<number | null> {
+    const [row] = await this.database.exec<{ t: number | string | null }>(
+      `select max(last_time) as t from candle_chunks where source = $1 and symbol = $2 and timeframe = $3`,
+      [key.source, key.symbol, key.timeframe],
+    );
+    return row?.t === null || row?.t === undefined ? null : Number(row.t);
   }
 
   /** Candles after `afterMs` from memory (the live path; empty when memory does not reach back). */

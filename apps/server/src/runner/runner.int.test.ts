@@ -6,7 +6,9 @@ import { getInstrument, runBacktest, sliceByTime } from '@lq/engine';
 import { getStrategy, runSettings } from '@lq/strategies';
 import { FakeBinance, FakeOkx } from '@lq/venues/fake';
 import { Runner } from '.';
-import { startTestApp, type TestApp } from '../../test/helpers';
+import { listSeries, liveSourceOf, writeCandles } from '../market';
+import { CandleFeed } from './feed';
+import { registerUser, startTestApp, type TestApp } from '../../test/helpers';
 import { T0, gridParams, settled, robotRow, seedAccount, seedRobot, waveCandles } from './test-helpers';
 
 const silent = process.env.RUNNER_TEST_LOG ? { info: console.log, warn: console.log, error: console.log } : { info() {}, warn() {}, error() {} };
@@ -266,5 +268,47 @@ describe('robot runner on the fake exchange', () => {
     expect((await events(forex.id)).map((e) => e.kind)).toContain('stopped');
     expect(runner.robotIds).toEqual([crypto]);
     await runner.stop();
+  });
+});
+
+describe('candles the runner records', () => {
+  it('go under the live source: imported history is read for warm-up, never extended, and data ranges stay', async () => {
+    await stopOthers();
+    freshFake();
+    const history = { source: 'binance', symbol: 'BTCUSDT', timeframe: '1m' };
+    const live = { ...history, source: liveSourceOf('binance') };
+    // Imported history: the hour ending half an hour before the fake's market clock.
+    const histEnd = fake.timeMs - 30 * 60_000;
+    await writeCandles(t.database, history, sliceByTime(candles, histEnd - 60 * 60_000, histEnd));
+    const seriesOfKey = async (key: typeof history) => (await listSeries(t.database)).find((s) => s.source === key.source && s.symbol === key.symbol && s.timeframe === key.timeframe);
+    const imported = await seriesOfKey(history);
+    const ranges = async () => (await t.call('GET', '/order/api/currency-list?dataSource=binance')).json<{ data: { symbol: string; ranges: unknown[] }[] }>().data.find((c) => c.symbol === 'BTCUSDT')?.ranges;
+    const rangesBefore = await ranges();
+
+    const owner = await seedAccount(t.database, t.config);
+    await seedRobot(t.database, owner);
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 40);
+    await runner.stop();
+
+    // The imported series is exactly as imported; the robot's candles are under binance:live.
+    expect(await seriesOfKey(history)).toEqual(imported);
+    const recorded = await seriesOfKey(live);
+    expect(recorded?.count).toBeGreaterThan(30);
+    expect(recorded!.lastTime).toBeGreaterThan(imported!.lastTime);
+    expect(imported!.lastTime).toBe(histEnd - 60_000);
+    expect(await ranges()).toEqual(rangesBefore);
+    // The market page follows the live price.
+    const tickers = (await t.call('GET', '/order/api/market/tickers?dataSource=binance', { token: (await registerUser(t)).token })).json<{ data: { list: { symbol: string; at: number | null }[] } }>().data;
+    expect(tickers.list.find((x) => x.symbol === 'BTCUSDT')?.at).toBe(recorded!.lastTime);
+
+    // A feed reads the imported history before its first recorded candle, then its own.
+    const feed = new CandleFeed(t.database, live, { fetchClosed: () => Promise.resolve([]) }, 100, history);
+    const from = histEnd - 45 * 60_000;
+    const bars = await feed.range(from, recorded!.lastTime + 60_000);
+    expect(bars[0].time).toBe(from);
+    expect(bars.at(-1)!.time).toBe(recorded!.lastTime);
+    for (let i = 1; i < bars.length; i++) expect(bars[i].time).toBeGreaterThan(bars[i - 1].time);
   });
 });

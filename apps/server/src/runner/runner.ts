@@ -7,6 +7,7 @@ import type { DatabaseHandle, SqlParam } from '@lq/db';
 import { VenueError, type Venue } from '@lq/venues';
 import { ccxtVenueId, venueOrigin } from '../trading-accounts';
 import type { Config } from '../platform/config';
+import { liveSourceOf } from '../market';
 import { CandleFeed, VenueCandleSource, type CandleSource } from './feed';
 import { LeaseLostError, insertPaperFills } from './journal';
 import { acquireLeases, releaseLeases, renewLeases } from './lease';
@@ -121,7 +122,8 @@ export class Runner {
         (source === 'binance' || source === 'okx'
           ? new VenueCandleSource(ccxtVenueId(source), symbol, venueOrigin(this.cfg, source), this.cfg.RUNNER_CCXT_THROTTLE)
           : { fetchClosed: () => Promise.reject(new Error(`no candle source for ${source}`)) });
-      f = new CandleFeed(this.o.database, { source, symbol, timeframe: '1m' }, src);
+      // Recorded under the venue's live source; the imported history is only read.
+      f = new CandleFeed(this.o.database, { source: liveSourceOf(source), symbol, timeframe: '1m' }, src, undefined, { source, symbol, timeframe: '1m' });
       this.feeds.set(k, f);
     }
     return f;
