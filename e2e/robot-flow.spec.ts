@@ -196,6 +196,9 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(page.getByTestId('no-positions')).toBeVisible();
   // The stop is on the timeline; the final income is the robot's income (closing fills included).
   await expect(page.getByTestId('robot-events')).toContainText('Stopped');
+  // The timeline speaks words: the robot's source backtest is a link, never raw JSON.
+  await expect(page.getByTestId('event-source-backtest')).toHaveText(/From backtest #\d+/);
+  await expect(page.getByTestId('robot-events')).not.toContainText('{');
   await expect(page.getByTestId('robot-final-income')).toHaveText((await page.getByTestId('detail-income').textContent()) ?? '');
   await shot(page, info, '09-stopped');
   const after = await fakeState(request);

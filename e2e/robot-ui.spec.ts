@@ -142,6 +142,7 @@ test('a paper robot on MT5: create from the form, pause, continue, stop; no free
   await expect(detail).toHaveAttribute('data-status', 'running');
   await expect(page.getByTestId('robot-params')).toBeVisible();
   await expect(page.getByTestId('robot-events')).toContainText('Started');
+  await expect(page.getByTestId('robot-events')).not.toContainText('{');
   await shot(page, info, '06-detail-running');
 
   await page.getByTestId('robot-pause').click();

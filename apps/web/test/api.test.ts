@@ -63,10 +63,11 @@ describe('api client', () => {
     expect(deps.notify).not.toHaveBeenCalled();
   });
 
-  it('calls the 401 handler on HTTP 401', async () => {
+  it('calls the 401 handler on HTTP 401 with the token the request carried', async () => {
     const { api, deps } = client(() => json({ code: 'A0200', msg: 'Please log in', data: null }, 401));
     await expect(api.get('user/api/info')).rejects.toBeInstanceOf(ApiError);
     expect(deps.onUnauthorized).toHaveBeenCalledOnce();
+    expect(deps.onUnauthorized).toHaveBeenCalledWith('tok123');
   });
 
   it('turns network failures and timeouts into TransportError', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOf, formatCompact, formatNumber, formatPercent, formatPrice, groupThousands, toNumber } from '../src/lib/format';
+import { decimalsOf, formatCompact, formatDuration, formatNumber, formatPercent, formatPrice, groupThousands, toNumber } from '../src/lib/format';
 
 describe('toNumber', () => {
   it('accepts numbers and numeric strings, rejects everything else', () => {
@@ -80,5 +80,20 @@ describe('formatPrice', () => {
     expect(decimalsOf(0.001)).toBe(3);
     expect(decimalsOf(1e-7)).toBe(7);
     expect(decimalsOf(5)).toBe(0);
+  });
+});
+
+describe('formatDuration', () => {
+  it('speaks the locale, never a hard-coded unit', () => {
+    expect(formatDuration(17.5 * 86_400_000, 'en-US')).toBe('17.5 days');
+    expect(formatDuration(17.5 * 86_400_000, 'zh-CN')).toBe('17.5天');
+    expect(formatDuration(17.5 * 86_400_000, 'in_ID')).toBe('17,5 hari');
+    expect(formatDuration(90 * 60_000, 'ja-JP')).toBe('1.5 時間');
+    expect(formatDuration(60_000, 'vi-VN')).toBe('1 phút');
+    expect(formatDuration(undefined, 'en-US')).toBe('--');
+    for (const locale of ['en-US', 'zh-TW', 'th-TH', 'vi-VN', 'zh-CN', 'ja-JP', 'in_ID']) {
+      expect(formatDuration(60_000, locale)).not.toMatch(/\bmin\b/);
+      expect(formatDuration(2 * 86_400_000, locale)).not.toMatch(/\bd\b/);
+    }
   });
 });

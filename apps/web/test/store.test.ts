@@ -15,9 +15,24 @@ const src = (type: string, isOpen = true): DataSourceItem => ({ type, isOpen, te
 afterEach(() => vi.restoreAllMocks());
 
 describe('app store', () => {
+  it("follows the browser's languages on a first visit when one is ours, else zh-CN; a stored locale wins", () => {
+    expect(createAppStore(memory(), ['ja-JP', 'ja', 'en-US']).getState().locale).toBe('ja-JP');
+    expect(createAppStore(memory(), ['pt-BR', 'en-GB']).getState().locale).toBe('en-US');
+    expect(createAppStore(memory(), ['zh-Hant-TW']).getState().locale).toBe('zh-TW');
+    expect(createAppStore(memory(), ['zh-HK']).getState().locale).toBe('zh-TW');
+    expect(createAppStore(memory(), ['zh-SG']).getState().locale).toBe('zh-CN');
+    expect(createAppStore(memory(), ['id']).getState().locale).toBe('in_ID');
+    expect(createAppStore(memory(), ['fr-FR', 'de']).getState().locale).toBe('zh-CN');
+    const stored = memory({ locale: 'th-TH' });
+    expect(createAppStore(stored, ['ja-JP']).getState().locale).toBe('th-TH');
+    const first = memory();
+    createAppStore(first, ['vi-VN']);
+    expect(first.data.get('locale')).toBe('vi-VN');
+  });
+
   it('starts with the spec defaults and stores zh-CN as the locale when none is stored', () => {
     const storage = memory();
-    const store = createAppStore(storage);
+    const store = createAppStore(storage, []);
     const s = store.getState();
     expect(s.locale).toBe('zh-CN');
     expect(storage.data.get('locale')).toBe('zh-CN');

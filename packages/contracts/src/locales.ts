@@ -45,3 +45,21 @@ export const resolveLocale = (value: string | null | undefined): Locale =>
 
 export const isLocale = (value: unknown): value is Locale =>
   typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+
+/**
+ * The first of a browser's languages (`navigator.languages`, in order) that is one of ours: a
+ * region we lack falls back to its language (en-GB → en-US), Chinese goes by script or region
+ * (zh-Hant, zh-HK, zh-MO → zh-TW; other Chinese → zh-CN). Undefined when none matches.
+ */
+export function localeFromLanguages(languages: readonly string[]): Locale | undefined {
+  for (const raw of languages) {
+    const tag = raw.trim().toLowerCase().replace(/_/g, '-');
+    const exact = parseLocale(tag);
+    if (exact) return exact;
+    const [language, ...rest] = tag.split('-');
+    if (language === 'zh') return rest.some((s) => s === 'hant' || s === 'tw' || s === 'hk' || s === 'mo') ? 'zh-TW' : 'zh-CN';
+    const byLanguage = parseLocale(language);
+    if (byLanguage) return byLanguage;
+  }
+  return undefined;
+}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
 import { NavBar } from '../components/Views';
+import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 import { useIsDesktop } from '../lib/useMedia';
 import type { RouteDef } from './routeTable';
@@ -22,7 +23,8 @@ export function Layout() {
     document.title = `${title} · ${t('app.name')}`;
   }, [title, t]);
 
-  const navRight = !isDesktop && route?.tab && route.tab !== 'mine' ? <MarketSwitcher /> : undefined;
+  // Phones have no top bar: login and register carry the language picker in their nav bar.
+  const navRight = isDesktop ? undefined : route?.tab && route.tab !== 'mine' ? <MarketSwitcher /> : chrome === 'auth' ? <LanguagePicker /> : undefined;
   return (
     <div className={`shell${showTabBar ? ' has-tabbar' : ''}`} data-layout={isDesktop ? 'desktop' : 'mobile'} data-chrome={chrome}>
       {isDesktop && chrome !== 'bare' ? <TopBar showMarket={chrome === 'full'} /> : null}

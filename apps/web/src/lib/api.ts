@@ -38,8 +38,8 @@ export interface ApiClientDeps {
   baseUrl: string;
   getToken(): string | null;
   getLocale(): Locale;
-  /** Called on HTTP 401 before the promise rejects. */
-  onUnauthorized(): void;
+  /** Called on HTTP 401 before the promise rejects, with the token the request carried. */
+  onUnauthorized(failedToken: string | null): void;
   /** Shows an error to the user (the server's msg or a transport message). */
   notify(error: ApiError | TransportError): void;
   timeoutMs?: number;
@@ -75,7 +75,7 @@ export function createApiClient(deps: ApiClientDeps) {
       if (!options.silent) deps.notify(error);
       throw error;
     }
-    if (response.status === 401) deps.onUnauthorized();
+    if (response.status === 401) deps.onUnauthorized(token);
     if (!envelope || typeof envelope.code !== 'string') {
       const error = new TransportError(false);
       if (!options.silent && response.status !== 401) deps.notify(error);

@@ -118,3 +118,21 @@ export function formatPrice(value: unknown, decimals: number, step?: number): st
   const body = d > 0 ? `${digits.slice(0, -d)}.${digits.slice(-d)}` : digits;
   return (negative && units !== 0n ? '-' : '') + body;
 }
+
+/** BCP 47 tag of an app locale (in_ID is spelled as the spec spells it; Intl wants id-ID). */
+export const localeTag = (locale: string): string => (locale === 'in_ID' ? 'id-ID' : locale);
+
+/**
+ * A duration in the locale's own words and units (days from 1 d, hours from 1 h, else minutes):
+ * "17.5 days" / "17.5天" / "17,5 ngày", never a hard-coded "d" or "min".
+ */
+export function formatDuration(ms: unknown, locale: string): string {
+  const n = toNumber(ms);
+  if (n === undefined) return EMPTY;
+  const [value, unit, digits] = n >= 86_400_000 ? [n / 86_400_000, 'day', 1] : n >= 3_600_000 ? [n / 3_600_000, 'hour', 1] : [n / 60_000, 'minute', 0];
+  try {
+    return new Intl.NumberFormat(localeTag(locale), { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: digits }).format(value);
+  } catch {
+    return `${formatNumber(value, { decimals: digits })} ${unit}`;
+  }
+}

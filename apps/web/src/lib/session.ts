@@ -3,6 +3,8 @@ import type { UserInfo } from '@lq/contracts';
 import i18n from 'i18next';
 import { createApiClient, TransportError } from './api';
 import { emit } from './events';
+import { onStorageChange, onUnauthorized, type SessionSyncDeps } from './sessionSync';
+import { browserStorage } from './storage';
 import { appStore } from './store';
 import { throttle } from './throttle';
 import { showToast } from './toast';
@@ -15,13 +17,23 @@ const openLoginOnce = throttle(() => {
   if (currentPath() !== LOGIN_PATH) window.location.hash = `#${LOGIN_PATH}`;
 });
 
-/** HTTP 401: stored user and token cleared, store reset, login page opened (spec §4). */
-export function handleUnauthorized(): void {
-  const hadSession = appStore.getState().token !== null;
-  appStore.getState().clearSession();
-  if (hadSession) emit('logout');
-  openLoginOnce();
+const sync: SessionSyncDeps = {
+  store: appStore,
+  storage: browserStorage(),
+  emit: (name) => emit(name),
+  openLogin: () => openLoginOnce(),
+};
+
+/**
+ * HTTP 401: stored user and token cleared, store reset, login page opened (spec §4), unless
+ * another tab has stored a newer session since the request left: this tab then takes it over.
+ */
+export function handleUnauthorized(failedToken: string | null): void {
+  onUnauthorized(sync, failedToken);
 }
+
+// A login or logout in another tab reaches this one.
+if (typeof window !== 'undefined') window.addEventListener('storage', (e) => onStorageChange(sync, e.key, e.newValue));
 
 export const api = createApiClient({
   fetch: (...args) => fetch(...args),

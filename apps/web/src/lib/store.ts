@@ -5,6 +5,7 @@ import {
   DEFAULT_DATA_SOURCE,
   STORAGE_KEYS,
   isLocale,
+  localeFromLanguages,
   parseLocale,
   type DataSourceItem,
   type Locale,
@@ -13,8 +14,12 @@ import {
 } from '@lq/contracts';
 import { browserStorage, readJson, writeValue, type KeyValueStorage } from './storage';
 
-/** Spec §4: stored locale when none is stored yet. */
+/** Spec §4: stored locale when none is stored yet and none of the browser's languages is ours. */
 export const INITIAL_STORED_LOCALE: Locale = 'zh-CN';
+
+/** The browser's languages, most preferred first. */
+export const browserLanguages = (): readonly string[] =>
+  typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
 
 export const DEFAULT_CURRENT_DATA_SOURCE: DataSourceItem = {
   type: DEFAULT_DATA_SOURCE,
@@ -60,9 +65,13 @@ function isDataSource(v: unknown): v is DataSourceItem {
   return !!o && typeof o.type === 'string' && typeof o.isOpen === 'boolean';
 }
 
-export function loadPersisted(storage: KeyValueStorage): Pick<AppState, 'locale' | 'theme' | 'token' | 'user' | 'currentDataSource'> {
+export function loadPersisted(
+  storage: KeyValueStorage,
+  languages: readonly string[] = browserLanguages(),
+): Pick<AppState, 'locale' | 'theme' | 'token' | 'user' | 'currentDataSource'> {
   const storedLocale = parseLocale(storage.getItem(STORAGE_KEYS.locale));
-  const locale = storedLocale ?? INITIAL_STORED_LOCALE;
+  // First visit: the browser's language when it is one of ours.
+  const locale = storedLocale ?? localeFromLanguages(languages) ?? INITIAL_STORED_LOCALE;
   if (!storedLocale) writeValue(storage, STORAGE_KEYS.locale, locale);
   const theme = storage.getItem(STORAGE_KEYS.theme);
   const token = storage.getItem(STORAGE_KEYS.token);
@@ -77,9 +86,9 @@ export function loadPersisted(storage: KeyValueStorage): Pick<AppState, 'locale'
   };
 }
 
-export function createAppStore(storage: KeyValueStorage = browserStorage()) {
+export function createAppStore(storage: KeyValueStorage = browserStorage(), languages: readonly string[] = browserLanguages()) {
   const store = createStore<AppStore>()((set) => ({
-    ...loadPersisted(storage),
+    ...loadPersisted(storage, languages),
     dataSourceList: [],
     menuShow: true,
     walletData: null,

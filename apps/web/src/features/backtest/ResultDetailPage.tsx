@@ -124,7 +124,7 @@ function Detail({ item }: { item: BacktestDetail }) {
               </div>
               {points.length > 1 ? (
                 <Suspense fallback={<div className="bt-chart" />}>
-                  <EquityChart points={points} capital={equity.data?.capital ?? item.capital} theme={theme} />
+                  <EquityChart points={points} capital={equity.data?.capital ?? item.capital} theme={theme} locale={fmt.localeTag} />
                 </Suspense>
               ) : equity.isPending ? (
                 <div className="bt-chart" />

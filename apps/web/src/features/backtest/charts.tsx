@@ -38,18 +38,18 @@ function baseOptions() {
 const asTime = (t: number) => t as UTCTimestamp;
 
 /** The profit curve: equity as an area in the market's accent, the capital as a dashed line. */
-export function EquityChart({ points, capital, theme, height = 260 }: { points: LinePoint[]; capital: number; theme: string; height?: number }) {
+export function EquityChart({ points, capital, theme, locale, height = 260 }: { points: LinePoint[]; capital: number; theme: string; locale?: string; height?: number }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!ref.current) return;
     const accent = cssVar('--accent', '#14b8a6');
-    const chart = createChart(ref.current, { ...baseOptions(), handleScroll: false, handleScale: false });
+    const chart = createChart(ref.current, { ...baseOptions(), localization: locale ? { locale } : undefined, handleScroll: false, handleScale: false });
     const series = chart.addSeries(AreaSeries, { lineColor: accent, topColor: `${accent}55`, bottomColor: `${accent}05`, lineWidth: 2, priceLineVisible: false });
     series.setData(points.map((p) => ({ time: asTime(p.time), value: p.value })));
     if (Number.isFinite(capital)) series.createPriceLine({ price: capital, color: '#848e9c', lineWidth: 1, lineStyle: 2, axisLabelVisible: true, title: '' });
     chart.timeScale().fitContent();
     return () => chart.remove();
-  }, [points, capital, theme]);
+  }, [points, capital, theme, locale]);
   return <div ref={ref} className="bt-chart" style={{ height }} data-testid="equity-chart" data-points={points.length} />;
 }
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { IconInfo } from '../../components/icons';
 import { Sheet } from '../../components/Sheet';
-import { formatCompact, formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { formatCompact, formatDuration, formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { upDownColors } from './chartData';
 
@@ -128,12 +128,7 @@ export function useFormatters() {
       return new Date(n).toISOString().slice(0, withTime ? 16 : 10).replace('T', ' ');
     }
   };
-  const duration = (ms: unknown) => {
-    const n = toNumber(ms);
-    if (n === undefined) return '--';
-    const days = n / 86_400_000;
-    return days >= 1 ? `${formatNumber(days, { decimals: 1 })} d` : `${formatNumber(n / 3_600_000, { decimals: 1 })} h`;
-  };
+  const duration = (ms: unknown) => formatDuration(ms, locale);
   // Stable per locale: charts re-create themselves when their colours change.
   const colors = useMemo(() => upDownColors(locale), [locale]);
   return { locale, localeTag: tag, money, signedMoney, percent, plainPercent, ratio, count, price, date, duration, colors };

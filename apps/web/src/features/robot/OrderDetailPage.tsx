@@ -11,7 +11,7 @@ import { showToast } from '../../lib/toast';
 import { useIsDesktop } from '../../lib/useMedia';
 import { invalidateRobots, robotAction, ROBOT_LIST_PATH, useRobotDetail, useRobotFills, type RobotAction } from './api';
 import { periodMs, splitReason } from './model';
-import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt } from './ui';
+import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt, useReasonDetail } from './ui';
 import './robot.css';
 
 export default function OrderDetailPage() {
@@ -288,30 +288,70 @@ function Fills({ robot }: { robot: RobotDetail }) {
 const ERROR_KINDS = new Set(['error', 'rejected', 'failed']);
 const WARN_KINDS = new Set(['paused', 'stopping', 'stopped', 'reconciled', 'unknown']);
 
-/** The parts of an event's detail worth showing: the venue's message and code, a stop reason, who acted. */
-function detailParts(detail: unknown): { message?: string; code?: string; reason?: string; byUser?: boolean; rest?: string } {
-  if (detail === null || detail === undefined) return {};
-  if (typeof detail === 'string') return { message: detail };
-  if (typeof detail !== 'object') return {};
+/** The parts of an event's detail worth showing: the venue's message and code, a stop reason, who acted, other facts. */
+function detailParts(detail: unknown): { message?: string; code?: string; reason?: string; byUser?: boolean; facts: [string, unknown][] } {
+  if (detail === null || detail === undefined) return { facts: [] };
+  if (typeof detail === 'string') return { message: detail, facts: [] };
+  if (typeof detail !== 'object') return { facts: [] };
+  // Ids and clocks the timeline already shows (or that only the runner needs) stay hidden.
   const { message, venueCode, reason, by, clientOrderId: _id, at: _at, mode: _mode, fromMs: _from, ...rest } = detail as Record<string, unknown>;
-  const out: ReturnType<typeof detailParts> = {};
+  const out: ReturnType<typeof detailParts> = { facts: [] };
   if (typeof message === 'string' && message) out.message = message;
   if (typeof venueCode === 'string' || typeof venueCode === 'number') out.code = String(venueCode);
   if (typeof reason === 'string' && reason) out.reason = reason;
   if (by === 'user') out.byUser = true;
-  const shown = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null && v !== undefined && v !== ''));
-  const extra = Object.keys(shown).length ? JSON.stringify(shown) : '';
-  if (extra) out.rest = extra.length > 400 ? `${extra.slice(0, 400)}…` : extra;
+  else if (typeof by === 'string' && by) rest.by = by;
+  out.facts = Object.entries(rest).filter(([, v]) => v !== null && v !== undefined && v !== '');
   return out;
+}
+
+/** A value of an unknown fact as text: nested facts as "name value" pairs, never JSON. */
+function plain(value: unknown): string {
+  if (value !== null && typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k} ${plain(v)}`).join(', ');
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+/** One fact of an event's detail in words (`sourceBacktestId` → "From backtest #12"), never raw JSON. */
+function Fact({ name, value }: { name: string; value: unknown }) {
+  const { t } = useTranslation('robot');
+  const fmt = useFmt();
+  const n = typeof value === 'number' ? value : Number(value);
+  switch (name) {
+    case 'sourceBacktestId':
+      return (
+        <Link to={`/pages/backtest/resultDateil/resultDetail?id=${n}`} data-testid="event-source-backtest">
+          {t('fact.sourceBacktest', { id: n })}
+        </Link>
+      );
+    case 'silentSeconds':
+    case 'retryAfter':
+      return <span>{t(`fact.${name}`, { duration: fmt.duration(n * 1000) })}</span>;
+    case 'by':
+      return <span>{t(`fact.by.${String(value)}`, { defaultValue: String(value) })}</span>;
+    case 'queried':
+    case 'resent':
+    case 'orphansCanceled':
+    case 'venuePosition':
+    case 'ledgerPosition':
+      return <span>{t(`fact.${name}`, { n: fmt.qty(n) })}</span>;
+    default:
+      return (
+        <span>
+          {t(`fact.${name}`, { defaultValue: name })}: {plain(value)}
+        </span>
+      );
+  }
 }
 
 /** An event's message key (`robot.error.insufficientFunds`, `robot.paused` …) or plain text, in the user's language. */
 function useEventMessage() {
   const { t } = useTranslation('robot');
+  const detailOf = useReasonDetail();
   const reasonText = (reason: string | null | undefined) => {
     const r = splitReason(reason);
     if (!r) return null;
-    return r.key ? `${t(`reason.${r.key}`, { defaultValue: r.key })}${r.detail ? `: ${r.detail}` : ''}` : r.detail;
+    const detail = detailOf(r.key, r.detail);
+    return r.key ? `${t(`reason.${r.key}`, { defaultValue: r.key })}${detail ? `: ${detail}` : ''}` : detail;
   };
   const message = (text: string | null) => {
     if (!text) return null;
@@ -334,7 +374,13 @@ function EventText({ event }: { event: RobotEvent }) {
       {text ? <span data-testid="event-message">{text}</span> : null}
       {d.reason ? <span>{reasonText(d.reason)}</span> : null}
       {d.message ? <p className="rb-event-detail" data-testid="event-venue-message">{t('venueSays', { message: d.message })}{d.code ? ` (${d.code})` : ''}</p> : null}
-      {d.rest ? <pre className="rb-event-detail">{d.rest}</pre> : null}
+      {d.facts.length ? (
+        <p className="rb-event-detail rb-event-facts" data-testid="event-facts">
+          {d.facts.map(([name, value]) => (
+            <Fact key={name} name={name} value={value} />
+          ))}
+        </p>
+      ) : null}
     </div>
   );
 }

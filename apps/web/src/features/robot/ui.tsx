@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { RobotItem, RobotStatus } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
-import { formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { formatDuration, formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { actionsOf, formatMoney, splitReason } from './model';
 import type { RobotAction } from './api';
@@ -37,13 +37,7 @@ export function useFmt() {
       return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
     }
   };
-  const duration = (ms: number | undefined) => {
-    if (ms === undefined) return '--';
-    const days = ms / 86_400_000;
-    if (days >= 1) return `${formatNumber(days, { decimals: 1 })} d`;
-    const hours = ms / 3_600_000;
-    return hours >= 1 ? `${formatNumber(hours, { decimals: 1 })} h` : `${formatNumber(ms / 60_000, { decimals: 0 })} min`;
-  };
+  const duration = (ms: number | undefined) => formatDuration(ms, locale);
   return { locale, money, signed, price, qty, percent, dateTime, duration };
 }
 
@@ -58,17 +52,35 @@ export function RobotStatusBadge({ status }: { status: RobotStatus }) {
   );
 }
 
+/**
+ * The detail after a reason's key in the user's language where it is ours (a strategy's halt: its
+ * exit reason, or a strategy error); a venue's own message stays verbatim.
+ */
+export function useReasonDetail() {
+  const { t } = useTranslation('robot');
+  const { t: tc } = useTranslation();
+  return (key: string | null, detail: string | null): string | null => {
+    if (!detail) return null;
+    if (key !== 'halted') return detail;
+    const error = /^strategy error:\s*([\s\S]*)$/.exec(detail);
+    if (error) return `${t('reason.strategyError')}${error[1] ? `: ${error[1]}` : ''}`;
+    return tc(`exitReason.${detail}`, { defaultValue: detail });
+  };
+}
+
 /** A pause / stop reason in the user's language, with the venue's own message kept verbatim. */
 export function ReasonText({ reason, testId }: { reason: string | null | undefined; testId: string }) {
   const { t } = useTranslation('robot');
+  const detailOf = useReasonDetail();
   const r = splitReason(reason);
   if (!r) return null;
   const label = r.key ? t(`reason.${r.key}`, { defaultValue: r.key }) : null;
+  const detail = detailOf(r.key, r.detail);
   return (
     <p className={`rb-reason${r.key === 'user' ? ' rb-reason-user' : ''}`} data-testid={testId}>
       {label ? <b>{label}</b> : null}
-      {label && r.detail ? ': ' : null}
-      {r.detail ? <span>{r.detail}</span> : null}
+      {label && detail ? ': ' : null}
+      {detail ? <span>{detail}</span> : null}
     </p>
   );
 }
