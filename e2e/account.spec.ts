@@ -38,6 +38,9 @@ test('a new user registers, edits the profile, switches market and language, and
   await page.getByTestId('register-submit').click();
   await expect(page.getByTestId('toast').first()).toBeVisible();
   await expect(page).toHaveURL(/register/);
+  // … and under the country field, which takes the focus.
+  await expect(page.getByTestId('country-error')).toBeVisible();
+  await expect(page.getByTestId('register-country')).toBeFocused();
   await shot(page, info, '02-register-refused-country');
   await page.getByTestId('register-country').selectOption('US');
   await page.getByTestId('register-submit').click();
@@ -57,7 +60,18 @@ test('a new user registers, edits the profile, switches market and language, and
   await expect(page.getByTestId('mine-invite-code')).not.toBeEmpty();
   await shot(page, info, '05-mine');
 
-  // Change the nickname (at most 8 characters).
+  // Change the nickname (at most 8 characters, as the user sees them: a family emoji is one).
+  await page.goto('/#/pages/personal/personal');
+  const family = '👨‍👩‍👧‍👦';
+  await page.getByTestId('nickname-input').fill(family.repeat(9));
+  await expect(page.getByTestId('nickname-input')).toHaveValue(family.repeat(9)); // never cut into pieces
+  await page.getByTestId('nickname-save').click();
+  await expect(page.getByTestId('nickname-form').getByRole('alert')).toContainText('8');
+  await page.getByTestId('nickname-input').fill(`${family}Trader`);
+  await page.getByTestId('nickname-save').click();
+  await expect(page.getByTestId('toast').first()).toBeVisible();
+  await page.goto('/#/pages/index/mine');
+  await expect(page.locator('.avatar').first()).toHaveText(family);
   await page.goto('/#/pages/personal/personal');
   await page.getByTestId('nickname-input').fill('Trader 1');
   await page.getByTestId('nickname-save').click();
@@ -70,7 +84,8 @@ test('a new user registers, edits the profile, switches market and language, and
   await page.getByTestId('mine-paypwd').click();
   await expect(page.getByTestId('paypwd-form')).toHaveAttribute('data-mode', 'set');
   // One code per address per 60 s (REGISTER's included): wait out the window before asking again.
-  await page.waitForTimeout(Math.max(0, sentAt + 61_000 - Date.now()));
+  // (the server counts from when it sent the mail, a little after `sentAt`: a few seconds' margin)
+  await page.waitForTimeout(Math.max(0, sentAt + 66_000 - Date.now()));
   const paySentAt = Date.now();
   await page.getByTestId('paypwd-send-code').click();
   const payCode = await waitForCode(mail, paySentAt - 1000);

@@ -174,6 +174,9 @@ test('a paper robot on MT5: create from the form, pause, continue, stop; no free
   await shot(page, info, '09-confirm-stop');
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('robot-row').filter({ visible: true }).first()).toHaveAttribute('data-status', /stopping|stopped/);
+  // Once it has stopped, its seat is free again on the same screen, without a reload.
+  await expect(page.getByTestId('robot-seats')).toContainText('0 / 1', { timeout: 60_000 });
+  await page.goto('/#/pages/robot/robotHistory/robotHistory');
   await page.getByTestId('robot-open').filter({ visible: true }).first().click();
   await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', /stopping|stopped/, { timeout: 30_000 });
   await shot(page, info, '10-detail-stopping');

@@ -92,6 +92,26 @@ describe('position size', () => {
   });
 });
 
+describe('figures users trust', () => {
+  it('refuses a stop nearer than one price step, or at the price itself', () => {
+    // 0.005 pip on EURUSD asked 2,000 lots.
+    const tiny = positionSize({ instrument: ins('EURUSD'), balance: 10_000, riskPercent: 1, stopDistance: 0.005 });
+    expect(tiny).toEqual({ ok: false, errors: ['stopTooSmall'] });
+    expect(positionSize({ instrument: ins('EURUSD'), balance: 10_000, riskPercent: 1, stopDistance: 1, stopUnit: 'points' }).ok).toBe(true);
+    expect(positionSize({ instrument: ins('BTCUSDT'), balance: 10_000, riskPercent: 1, stopDistance: 0.05 })).toEqual({ ok: false, errors: ['stopTooSmall'] });
+    expect(positionSize({ instrument: ins('BTCUSDT'), balance: 10_000, riskPercent: 1, stopDistance: 60_000, price: 60_000 })).toEqual({ ok: false, errors: ['stopTooLarge'] });
+  });
+  it('warns when the margin is above the balance', () => {
+    // 20 lots of EURUSD at 1.1 with 30× leverage on 10,000: 73,333 margin.
+    const r = ok(positionSize({ instrument: ins('EURUSD'), balance: 10_000, riskPercent: 2, stopDistance: 1, price: 1.1, leverage: 30 }));
+    expect(r.size).toBe(20);
+    expect(r.margin).toBeCloseTo(73_333.33, 1);
+    expect(r.marginAboveBalance).toBe(true);
+    const fine = ok(positionSize({ instrument: ins('EURUSD'), balance: 10_000, riskPercent: 1, stopDistance: 50, price: 1.1, leverage: 30 }));
+    expect(fine.marginAboveBalance).toBe(false);
+  });
+});
+
 describe('risk: margin and liquidation', () => {
   it('long 10× at 60,000 with 0.5 % maintenance', () => {
     const r = ok(riskFigures({ side: 'long', entry: 60_000, quantity: 0.5, leverage: 10, maintenanceMarginRate: 0.005 }));

@@ -42,12 +42,23 @@ export const payPwd = z
   .string()
   .regex(new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`), { error: 'errors.PAY_PWD_FORMAT' });
 
+/**
+ * User-perceived characters (grapheme clusters): a family emoji or a flag is one, as the person
+ * typing sees it. Without Intl.Segmenter (very old browsers), code points.
+ */
+export function graphemes(text: string): string[] {
+  if (typeof Intl !== 'undefined' && 'Segmenter' in Intl) return Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (s) => s.segment);
+  return [...text];
+}
+
+/** NICKNAME_MAX graphemes; one limit and one message whatever the length sent. */
 export const nickname = z
   .string()
   .trim()
   .min(1)
-  .max(NICKNAME_MAX * 4)
-  .refine((s) => [...s].length <= NICKNAME_MAX, { error: 'errors.NICKNAME_TOO_LONG' });
+  // A bound on the bytes only (8 family emoji are 88 UTF-16 units), with the same message.
+  .max(NICKNAME_MAX * 32, { error: 'errors.NICKNAME_TOO_LONG' })
+  .refine((s) => graphemes(s).length <= NICKNAME_MAX, { error: 'errors.NICKNAME_TOO_LONG' });
 
 export const localeValue = z
   .string()

@@ -201,6 +201,17 @@ function venueReason(err: VenueError): string {
   return err.venueCode ? `code ${err.venueCode}` : 'authentication failed';
 }
 
+/**
+ * The field a venue's refusal points at: a bad signature is the secret's fault (Binance -1022,
+ * OKX 50113), a wrong passphrase the passphrase's (OKX 50105); anything else the key's.
+ */
+function rejectedField(err: VenueError): 'apiKey' | 'secretKey' | 'passphrase' {
+  const code = String(err.venueCode ?? '');
+  if (code === '-1022' || code === '50113') return 'secretKey';
+  if (code === '50105') return 'passphrase';
+  return 'apiKey';
+}
+
 const defaultCheck = (config: TradingAccountDeps['config']) => (creds: TradingAccountCredentials) =>
   openVenue(config, creds, { timeoutMs: 10_000, readAttempts: 3, backoffMs: 200 }).checkKey(CHECK_SYMBOL);
 
@@ -213,7 +224,7 @@ async function checkWithVenue(deps: TradingAccountDeps, creds: TradingAccountCre
   try {
     check = await (deps.checkKey ?? defaultCheck(deps.config))(creds);
   } catch (err) {
-    if (err instanceof VenueStopError) throw new AppError('ACCOUNT_KEY_REJECTED', { reason: venueReason(err) }, 'apiKey');
+    if (err instanceof VenueStopError) throw new AppError('ACCOUNT_KEY_REJECTED', { reason: venueReason(err) }, rejectedField(err));
     if (err instanceof VenueRetryableError) throw new AppError('EXCHANGE_UNREACHABLE');
     if (err instanceof VenueError) throw new AppError('EXCHANGE_ERROR');
     throw err;

@@ -225,12 +225,15 @@ describe('binding a crypto account', () => {
     const e = res.json<Err>();
     expect(e.code).toBe('A0330');
     expect(e.msg).toMatch(/refused this API key: .+/);
+    // The form shows it under the field at fault.
+    expect(e.data).toEqual({ field: 'secretKey' });
     const o = await call('POST', '/user/api/apikey/bind', {
       token: alice.token,
       body: { exchange: 'okx', accountName: 'OKX', apiKey: OKX_KEY, secretKey: await seal(CANARY_SECRET), passphrase: await seal('wrong-pass'), leverage: 5 },
     });
     expect(o.json<Err>().code).toBe('A0330');
     expect(o.json<Err>().msg).toMatch(/PASSPHRASE/i);
+    expect(o.json<Err>().data).toEqual({ field: 'passphrase' });
   });
 
   it('refuses a key that can withdraw, telling the user to remove the permission', async () => {

@@ -486,6 +486,16 @@ describe('profile', () => {
       msg: 'The nickname can have at most 8 characters',
       data: { field: 'nickname' },
     });
+    // One limit in every message, whatever the length sent (it said 32 for 300 characters).
+    const huge = await t.call('POST', '/user/api/nickname', { token: u.token, body: { nickname: 'x'.repeat(300) }, lang: 'en_US' });
+    expect(huge.json()).toEqual(long.json());
+    // Counted in graphemes: eight family emoji are eight characters, nine are too many.
+    const family = '👨‍👩‍👧‍👦';
+    const eight = await t.call('POST', '/user/api/nickname', { token: u.token, body: { nickname: family.repeat(8) } });
+    expect(eight.statusCode, eight.body).toBe(200);
+    expect((await info(u.token)).data.nickname).toBe(family.repeat(8));
+    const nine = await t.call('POST', '/user/api/nickname', { token: u.token, body: { nickname: family.repeat(9) }, lang: 'en_US' });
+    expect(nine.json()).toEqual(long.json());
     expect(
       (await t.call('POST', '/user/api/nickname', { body: { nickname: 'x' } })).statusCode,
     ).toBe(401);

@@ -23,6 +23,21 @@ export function errorKey(error: Pick<FieldError, 'type' | 'message'>, fallback =
   return fallback;
 }
 
+/** A field's error in the user's language; a server's message (type `server`) is already in it. */
 export function fieldError(t: TFunction, error: FieldError | undefined, fallback?: string, params?: Record<string, unknown>): string | undefined {
-  return error ? t(errorKey(error, fallback), params) : undefined;
+  if (!error) return undefined;
+  if (error.type === 'server' && error.message) return error.message;
+  return t(errorKey(error, fallback), params);
+}
+
+/**
+ * A server message shown under the field it names, without the "params.interval: " prefix the API
+ * puts in front for callers that have no form.
+ */
+export function messageForField(message: string, field: string): string {
+  const bare = field.replace(/^params\./, '');
+  for (const prefix of [field, bare, `params.${bare}`]) {
+    if (message.startsWith(`${prefix}: `)) return message.slice(prefix.length + 2);
+  }
+  return message;
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { isVipLevel } from '@lq/contracts';
+import { graphemes, isVipLevel } from '@lq/contracts';
 import { IconChevron } from '../../components/icons';
 import { logout } from '../../lib/session';
 import { ChangePayPwdDialog } from './ChangePayPwdDialog';
@@ -32,7 +32,7 @@ export default function MinePage({ settings }: { settings?: ReactNode }) {
     <div className="stack" style={{ maxWidth: 640, margin: '0 auto', width: '100%' }}>
       <section className="card" aria-label={t('account.profile')} data-testid="mine-profile">
         <div className="profile">
-          <div className="avatar" aria-hidden="true">{displayName(user).slice(0, 1).toUpperCase()}</div>
+          <div className="avatar" aria-hidden="true">{(graphemes(displayName(user))[0] ?? '').toUpperCase()}</div>
           <div style={{ minWidth: 0, flex: 1 }}>
             <p className="name">
               <span data-testid="mine-name">{displayName(user)}</span>{' '}

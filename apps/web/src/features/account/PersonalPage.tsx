@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { nickname, NICKNAME_MAX, type UserInfo } from '@lq/contracts';
+import { graphemes, nickname, NICKNAME_MAX, type UserInfo } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
 import { api } from '../../lib/session';
@@ -21,7 +21,10 @@ function NicknameEditor({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
-  const { register, handleSubmit, formState } = useForm<NicknameForm>({ resolver: zodResolver(nicknameForm), defaultValues: { nickname: user.nickname ?? '' } });
+  const { register, handleSubmit, formState, control } = useForm<NicknameForm>({ resolver: zodResolver(nicknameForm), defaultValues: { nickname: user.nickname ?? '' } });
+  // Counted as the user sees characters (an emoji family is one), the same count as the server's.
+  const typed = useWatch({ control, name: 'nickname' });
+  const count = graphemes((typed ?? '').trim()).length;
   const onSubmit = handleSubmit(async ({ nickname: value }) => {
     setBusy(true);
     try {
@@ -40,7 +43,15 @@ function NicknameEditor({ user }: { user: UserInfo }) {
   });
   return (
     <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="nickname-form">
-      <TextField label={t('account.nickname')} placeholder={t('account.nicknamePlaceholder')} maxLength={NICKNAME_MAX} autoComplete="nickname" data-testid="nickname-input" error={fieldError(t, formState.errors.nickname, 'validation.nicknameTooLong')} {...register('nickname')} />
+      <TextField
+        label={t('account.nickname')}
+        placeholder={t('account.nicknamePlaceholder')}
+        autoComplete="nickname"
+        data-testid="nickname-input"
+        hint={`${count}/${NICKNAME_MAX}`}
+        error={fieldError(t, formState.errors.nickname, 'validation.nicknameTooLong', { max: NICKNAME_MAX })}
+        {...register('nickname')}
+      />
       <Button type="submit" block busy={busy} data-testid="nickname-save">
         {t('common.save')}
       </Button>

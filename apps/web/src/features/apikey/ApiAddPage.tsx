@@ -70,7 +70,7 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
       if (e instanceof ApiError) {
         if (e.code === 'A0336') forgetPublicKey();
         const field = (e.data as { field?: string } | null)?.field;
-        if (field && field in schema.shape) setError(field as keyof FormValues, { type: 'server', message: e.message });
+        if (field && field in schema.shape) setError(field as keyof FormValues, { type: 'server', message: e.message }, { shouldFocus: true });
       }
     } finally {
       setBusy(false);

@@ -15,6 +15,7 @@ import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
 import { ErrorView, Spinner } from '../../components/Views';
 import { useAppStore } from '../../lib/store';
+import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
 import { BIND_MARKET_PATH, editAccount, invalidateAccounts, isMarket, listPath, MARKETS, marketOfDataSource, recheckAccount, rotateToken, unbindAccount, useAccounts } from './api';
 import { BridgeTag, TokenPanel, Warnings } from './ui';
@@ -199,12 +200,13 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
   });
   type Values = z.infer<typeof schema>;
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState } = useForm<Values>({
+  const { register, handleSubmit, formState, setError } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { accountName: account.accountName, remark: account.remark ?? '', leverage: account.leverage, apiKey: '', secretKey: '', passphrase: '' },
   });
   const errors = formState.errors;
-  const err = (f: keyof Values) => (errors[f] ? t(`form.error.${f}`, { max }) : undefined);
+  // The server's own message under the field it names (a wrong secret under the secret).
+  const err = (f: keyof Values) => (errors[f]?.type === 'server' ? errors[f]?.message : errors[f] ? t(`form.error.${f}`, { max }) : undefined);
   const onSubmit = handleSubmit(async (v) => {
     setBusy(true);
     try {
@@ -212,8 +214,10 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
       await invalidateAccounts(queryClient);
       showToast(t('list.saved'), 'success');
       onClose();
-    } catch {
-      // shown as a toast
+    } catch (e) {
+      // the message is shown as a toast; the field it names is marked too
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      if (field && field in schema.shape) setError(field as keyof Values, { type: 'server', message: (e as ApiError).message }, { shouldFocus: true });
     } finally {
       setBusy(false);
     }

@@ -8,9 +8,14 @@ import { SendCodeButton } from '../../components/SendCodeButton';
 import { TextField } from '../../components/TextField';
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
-import { fieldError } from '../../lib/validation';
+import { ApiError } from '../../lib/api';
+import { fieldError, messageForField } from '../../lib/validation';
 import { countryOptions } from './countries';
 import { registerForm, type RegisterForm } from './schemas';
+
+/** Fields the server may name in a refusal (`data.field`). */
+const REGISTER_FIELDS = ['userMail', 'code', 'password', 'inviteCode', 'country'] as const;
+type RegisterField = (typeof REGISTER_FIELDS)[number];
 
 export default function RegisterPage() {
   const { t, i18n } = useTranslation();
@@ -19,7 +24,7 @@ export default function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const lang = i18n.language === 'in_ID' ? 'id-ID' : i18n.language;
   const countries = useMemo(() => countryOptions(lang), [lang]);
-  const { register, handleSubmit, formState, trigger, getValues } = useForm<RegisterForm>({
+  const { register, handleSubmit, formState, trigger, getValues, setError } = useForm<RegisterForm>({
     resolver: zodResolver(registerForm),
     defaultValues: { userMail: '', code: '', password: '', passwordAgain: '', inviteCode: params.get('inviteCode') ?? '', country: '', agree: false },
   });
@@ -31,8 +36,10 @@ export default function RegisterPage() {
       await api.post('user/api/register', { userMail: userMail.trim(), code: code.trim(), password, country, ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}) });
       showToast(t('auth.registerSuccess'), 'success');
       void navigate('/pages/login/login', { replace: true });
-    } catch {
-      // message already shown (e.g. country refused, wrong code)
+    } catch (e) {
+      // The message is shown as a toast; the field it names (country refused, wrong code) shows it too.
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      if (field && REGISTER_FIELDS.includes(field as RegisterField)) setError(field as RegisterField, { type: 'server', message: messageForField((e as ApiError).message, field) }, { shouldFocus: true });
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@
 // errors next to each field in the user's language. Type 1 adds the trading account (required),
 // paper / live mode and the seat summary, hides the backtest range and creates a robot
 // (order/api/robot/create); "no free seat" opens a sheet that explains seats.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { ApiError, TransportError } from '../../lib/api';
 import { api } from '../../lib/session';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
+import { messageForField } from '../../lib/validation';
 import { createBacktest, invalidateBacktests, useContractInfo, useCurrencies, useIntervals, type CurrencyItem } from './api';
 import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, idFromQuery, parseParamsQuery, robotCreateBody, robotFields, slotName, starterParams, valuesFromParams, type FieldSpec, type FormValues, type RobotMode } from './formModel';
 import { isStrategyKey, marketOfPage, PAGE_STRATEGIES, type CreateOrderPage as PageName, type Market, type StrategyKey } from './strategies';
@@ -271,7 +272,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
           const field = data?.field?.replace(/^params\./, '');
           if (error.code === ERRORS.NO_FREE_SEAT.code) setNoSeat(data ?? null);
           else if (error.code === ERRORS.ACCOUNT_REQUIRED.code || field === 'accountId') setAccountError(error.message);
-          else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: error.message });
+          else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
           else setServerError({ text: error.message, vip: false });
         } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
       } finally {
@@ -289,7 +290,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
     } catch (error) {
       if (error instanceof ApiError) {
         const field = (error.data as { field?: string } | null)?.field?.replace(/^params\./, '');
-        if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: error.message });
+        if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
         else setServerError({ text: error.message, vip: error.code === ERRORS.NOT_VIP.code });
       } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
     } finally {
@@ -299,6 +300,17 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
     // Field errors are shown; a missing account is named at the same time, not after them.
     if (robot && accountId === undefined) setAccountError(tr('create.accountRequired'));
   });
+  // One create per click: a double click sends one request, whatever the time validation takes
+  // before `busy` disables the button.
+  const submitting = useRef(false);
+  const submitOnce = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (submitting.current) return;
+    submitting.current = true;
+    void onSubmit(e).finally(() => {
+      submitting.current = false;
+    });
+  };
 
   const errorText = (name: string) => {
     const e = formState.errors[name];
@@ -326,7 +338,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
 
   const groups: FieldSpec['group'][] = ['basic', 'strategy', 'risk'];
   return (
-    <form className="bt-form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="strategy-form">
+    <form className="bt-form" onSubmit={submitOnce} noValidate data-testid="strategy-form">
       {robot ? (
         <fieldset className="bt-fieldset" data-testid="robot-fields">
           <legend>{tr('create.robotGroup')}</legend>

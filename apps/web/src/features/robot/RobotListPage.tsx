@@ -24,7 +24,8 @@ export default function RobotListPage({ tab }: { tab: RobotTab }) {
   const current = useAppStore((s) => s.currentDataSource);
   const dataSource = current.type;
   const list = useRobotList(dataSource, tab);
-  const seats = useSeats(dataSource, tab === 'active');
+  const holders = (list.data?.pages.flatMap((p) => p.list) ?? []).map((r) => `${r.id}:${r.status}`).join(',');
+  const seats = useSeats(dataSource, tab === 'active', holders);
   const isDesktop = useIsDesktop();
   const queryClient = useQueryClient();
   const [choosing, setChoosing] = useState(false);

@@ -65,11 +65,17 @@ export function useRobotFills(id: number | undefined, page: number, live: boolea
   });
 }
 
-export function useSeats(dataSource: string, enabled = true) {
+/**
+ * Seats of a market. `holders` names the robots that may hold one (id:status of the active list):
+ * when it changes — a stop ends, a robot starts — the figures are asked again, so "seats in use"
+ * follows the (polled) list instead of waiting for a reload.
+ */
+export function useSeats(dataSource: string, enabled = true, holders = '') {
   return useQuery({
-    queryKey: ['robot-seats', dataSource],
+    queryKey: ['robot-seats', dataSource, holders],
     enabled,
     queryFn: () => api.get<SeatSummary>(PATHS.seats, { query: { dataSource }, silent: true }),
+    placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
 }

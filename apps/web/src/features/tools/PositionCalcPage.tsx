@@ -57,6 +57,11 @@ export default function PositionCalcPage() {
   // Errors only for fields the user has typed something into (or that a result needs).
   const errorOf = (field: PositionError, text: string) => (outcome && !outcome.ok && outcome.errors.includes(field) && text.trim() !== '' ? t(`error.${field}`) : undefined);
   const needs = (field: PositionError) => !!outcome && !outcome.ok && outcome.errors.includes(field);
+  const stopProblem = needs('stopTooSmall')
+    ? t('error.stopTooSmall', { step: instrument ? formatNumber(instrument.tickSize, { maxDecimals: 8 }) : '--' })
+    : needs('stopTooLarge')
+      ? t('error.stopTooLarge')
+      : undefined;
   const r = outcome?.ok ? outcome.value : null;
   const sizeUnit = market === 'forex' ? t('lots') : t('contracts');
   const base = instrument?.symbol.replace(/USDT?$/, '') ?? '';
@@ -94,7 +99,7 @@ export default function PositionCalcPage() {
               onChange={setStop}
               suffix={stopUnit === 'price' ? instrument?.quote ?? '' : t(stopUnit)}
               hint={market === 'forex' ? t('pipRule', { pip: instrument ? formatNumber(pipSize(instrument), { maxDecimals: 8 }) : '--' }) : t('stopHintCrypto')}
-              error={errorOf('stopDistance', stop)}
+              error={errorOf('stopDistance', stop) ?? stopProblem}
             />
             <NumField
               name="price"
@@ -132,6 +137,7 @@ export default function PositionCalcPage() {
               <ResultRow label={t('stopPrice')} value={formatNumber(r.stopPrice, { maxDecimals: instrument?.digits ?? 8 })} testId="result-stop-price" />
               {r.notional !== undefined ? <ResultRow label={t('notional')} value={money(r.notional)} testId="result-notional" /> : null}
               {r.margin !== undefined ? <ResultRow label={t('margin')} value={money(r.margin)} testId="result-margin" /> : null}
+              {r.marginAboveBalance ? <p className="bt-warn" role="alert" data-testid="result-margin-above-balance">{t('marginAboveBalance', { margin: money(r.margin), balance: money(parseInput(balance)) })}</p> : null}
             </dl>
           ) : (
             <p className="bt-sub" data-testid="result-empty">{t('fillIn')}</p>

@@ -101,7 +101,7 @@ export interface PositionInput {
   leverage?: number;
 }
 
-export type PositionError = 'balance' | 'riskPercent' | 'stopDistance' | 'price' | 'pipValue' | 'leverage';
+export type PositionError = 'balance' | 'riskPercent' | 'stopDistance' | 'stopTooSmall' | 'stopTooLarge' | 'price' | 'pipValue' | 'leverage';
 
 export interface PositionResult {
   /** Money at risk: balance × risk %. */
@@ -126,6 +126,8 @@ export interface PositionResult {
   notional?: number;
   /** notional / leverage, when both are known. */
   margin?: number;
+  /** The margin is more than the balance: the venue would refuse this position. */
+  marginAboveBalance: boolean;
 }
 
 export type Checked<T, E extends string> = { ok: true; value: T } | { ok: false; errors: E[] };
@@ -161,6 +163,10 @@ export function positionSize(input: PositionInput): Checked<PositionResult, Posi
     stopPrice = stopDistance;
     perSizeLoss = stopDistance * ins.contractSize;
   }
+  // A stop nearer than one price step cannot be placed (0.005 pip asked 2,000 lots); one at or
+  // beyond the price itself is no stop either.
+  if (!errors.includes('stopDistance') && stopPrice < ins.tickSize * (1 - 1e-9)) errors.push('stopTooSmall');
+  if (!errors.includes('stopDistance') && price !== undefined && price > 0 && stopPrice >= price) errors.push('stopTooLarge');
   if (errors.length) return { ok: false, errors };
   const rawSize = riskAmount / perSizeLoss;
   const rounded = floorToStep(rawSize, ins.qtyStep);
@@ -177,6 +183,7 @@ export function positionSize(input: PositionInput): Checked<PositionResult, Posi
     actualRisk,
     actualRiskPercent: (actualRisk / balance) * 100,
     stopPrice,
+    marginAboveBalance: false,
   };
   if (pipValue !== undefined) result.pipValue = pipValue;
   if (price !== undefined) {
@@ -184,7 +191,10 @@ export function positionSize(input: PositionInput): Checked<PositionResult, Posi
     const notional = ins.market === 'forex' && !isAccountCurrency(ins.quote) ? (ins.symbol.startsWith('USD') ? units : undefined) : quoteValue;
     if (notional !== undefined) {
       result.notional = notional;
-      if (leverage !== undefined) result.margin = notional / leverage;
+      if (leverage !== undefined) {
+        result.margin = notional / leverage;
+        result.marginAboveBalance = result.margin > balance;
+      }
     }
   }
   return { ok: true, value: result };
