@@ -119,6 +119,33 @@ test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads
   // A fresh session carries the new level.
   await login(page, mail);
 
+  // ---- the form: a server error under its field, focused, in words only; one create per click ----
+  await page.goto('/#/pages/createOrder/crypto_grid');
+  await expect(page.getByTestId('strategy-form')).toBeVisible();
+  await page.getByTestId('field-symbol').selectOption('BTCUSDT');
+  await page.getByTestId('field-start').fill('2020-01-01');
+  await page.getByTestId('field-end').fill('2020-03-01');
+  await page.getByTestId('field-interval').selectOption('1m'); // only 1h candles that far back
+  await page.getByTestId('create-submit').click();
+  const intervalError = page.getByTestId('interval-error');
+  await expect(intervalError).toBeVisible({ timeout: 30_000 });
+  await expect(intervalError).not.toContainText('params.');
+  await expect(intervalError).toContainText('1h');
+  await expect(page.getByTestId('field-interval')).toBeFocused();
+  await expect(page.getByTestId('field-interval')).toBeInViewport();
+  await shot(page, info, '00-field-error');
+  await page.getByTestId('field-interval').selectOption('1h');
+  let creates = 0;
+  const countCreates = (r: { method(): string; url(): string }) => {
+    if (r.method() === 'POST' && r.url().includes('/order/api/backtest/create')) creates++;
+  };
+  page.on('request', countCreates);
+  await page.getByTestId('create-submit').dblclick();
+  await expect(page).toHaveURL(/resultDetail\?id=\d+/, { timeout: MINUTE });
+  await page.waitForTimeout(500);
+  page.off('request', countCreates);
+  expect(creates).toBe(1);
+
   // ---- crypto: BTCUSDT recommendation → backtest from the balanced preset ----
   await recommend(page, info, 'BTCUSDT', 'grid', 'btc');
   const presetAi = page.getByTestId('preset-balanced').getByTestId('preset-ai');

@@ -97,3 +97,13 @@ describe('formatDuration', () => {
     }
   });
 });
+
+describe('messageForField', () => {
+  it("drops the API's field prefix: the message sits under the field", async () => {
+    const { messageForField } = await import('../src/lib/validation');
+    expect(messageForField('params.interval: the BTCUSDT data has 1h candles', 'params.interval')).toBe('The BTCUSDT data has 1h candles');
+    expect(messageForField('params.interval: the BTCUSDT data has 1h candles', 'interval')).toBe('The BTCUSDT data has 1h candles');
+    expect(messageForField('国家/地区: 不支持', 'country')).toBe('国家/地区: 不支持');
+    expect(messageForField('country: 不支持', 'country')).toBe('不支持');
+  });
+});

@@ -37,7 +37,10 @@ export function fieldError(t: TFunction, error: FieldError | undefined, fallback
 export function messageForField(message: string, field: string): string {
   const bare = field.replace(/^params\./, '');
   for (const prefix of [field, bare, `params.${bare}`]) {
-    if (message.startsWith(`${prefix}: `)) return message.slice(prefix.length + 2);
+    if (message.startsWith(`${prefix}: `)) {
+      const rest = message.slice(prefix.length + 2);
+      return rest.charAt(0).toLocaleUpperCase() + rest.slice(1);
+    }
   }
   return message;
 }
