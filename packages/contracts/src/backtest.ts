@@ -193,6 +193,8 @@ export const backtestItem = z.object({
   statusReasonKey: z.string().nullable(),
   /** 0–100 */
   progress: z.number(),
+  /** While running: the phase and its candles done of its total (null before the first report and once finished). */
+  progressStep: z.object({ phase: z.enum(['loading', 'ai', 'simulating']), done: z.number(), total: z.number() }).nullable(),
   strategy: z.string(),
   dataSource: z.string(),
   market: z.enum(['crypto', 'forex']),

@@ -81,11 +81,11 @@ export class ComputeError extends Error {
 export const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /** Progress of the engine's decision loop without changing the engine: a pass-through strategy. */
-function withProgress(inner: Strategy, total: number, onProgress: (fraction: number) => void): Strategy {
-  const step = Math.max(1, Math.floor(total / 50));
+function withProgress(inner: Strategy, total: number, onProgress: (done: number) => void): Strategy {
+  const step = Math.max(1, Math.floor(total / 200));
   const wrapped: Strategy = {
     onCandle(view, out) {
-      if (view.index % step === 0) onProgress(view.index / total);
+      if (view.index % step === 0) onProgress(view.index);
       inner.onCandle(view, out);
     },
   };
@@ -93,7 +93,14 @@ function withProgress(inner: Strategy, total: number, onProgress: (fraction: num
   return wrapped;
 }
 
-export function computeBacktest(task: BacktestTask, onProgress: (percent: number) => void): BacktestOutcome {
+/** Where a run is: the phase and its candles done of the phase's total. */
+export interface ProgressStep {
+  phase: 'ai' | 'simulating';
+  done: number;
+  total: number;
+}
+
+export function computeBacktest(task: BacktestTask, onProgress: (percent: number, step?: ProgressStep) => void): BacktestOutcome {
   const instrument = getInstrument(task.symbol, task.venue);
   const definition = getStrategy(task.strategy);
   const parsed = definition.schema.parse(task.params);
@@ -135,20 +142,22 @@ export function computeBacktest(task: BacktestTask, onProgress: (percent: number
   let simFrom = 2;
   const { decision } = prepareCandles(config);
   if (needsAi({ side: params.side as SideModeName, useAiIndicator: params.useAiIndicator === true })) {
-    onProgress(3);
-    const result = computeAiSignal(decision, { seed: 1 });
+    onProgress(3, { phase: 'ai', done: 0, total: decision.length });
+    // The AI signal is most of an AI run's time: 3 → 40 %.
+    const result = computeAiSignal(decision, { seed: 1 }, (done, total) => onProgress(3 + (37 * done) / Math.max(1, total), { phase: 'ai', done, total }));
     const score = scoreAiSignal(decision.close, result.signal.signal, 12, 0, decision.length);
     ai = { hitRate: finite(score.hitRate), baseRate: finite(score.baseRate), predictions: score.predictions };
     runConfig = { ...config, ai: result.signal };
     simFrom = 40;
   }
-  onProgress(simFrom);
+  const total = decision.length;
+  onProgress(simFrom, { phase: 'simulating', done: 0, total });
   const span = 97 - simFrom;
   const report = runBacktest(
-    withProgress(strategy, Math.max(1, decision.length), (f) => onProgress(simFrom + f * span)),
+    withProgress(strategy, Math.max(1, total), (done) => onProgress(simFrom + (done / Math.max(1, total)) * span, { phase: 'simulating', done, total })),
     runConfig,
   );
-  onProgress(97);
+  onProgress(97, { phase: 'simulating', done: total, total });
   const summary: Record<string, number | string | null> = {
     symbol: report.symbol,
     intervalMs: report.intervalMs,

@@ -8,7 +8,8 @@ import { and, backtestResults, backtests, eq, recommendations } from '@lq/db';
 import type { JobContext } from '../platform/jobs';
 import { venueOf } from '../strategy-setup';
 import { loadCandleRange } from '../market';
-import type { BacktestOutcome } from './compute';
+import type { BacktestOutcome, ProgressStep } from './compute';
+import { intervalToMs } from '@lq/engine';
 import { TaskCancelled, TaskFailed, transferableCandles } from './thread-pool';
 import { backtestService, QUEUES, seriesOfRecommendation, type BacktestService } from './service';
 import type { RecommendResult } from '../../../../packages/workers/src/recommend';
@@ -25,13 +26,18 @@ const BACKTEST_CONCURRENCY = 2;
 
 type Kind = 'backtest' | 'recommend';
 
-const heartbeat = () => JSON.stringify({ heartbeatAt: Date.now() });
+/** A running row's `summary` / `result`: the heartbeat and where the run is (phase, candles done). */
+const heartbeat = (step?: RunStep | null) => JSON.stringify(step ? { heartbeatAt: Date.now(), step } : { heartbeatAt: Date.now() });
+
+/** The phases a detail page shows: loading the candles, then the worker's (compute.ts). */
+type RunStep = ProgressStep | { phase: 'loading'; done: number; total: number };
 
 /** Progress writer: throttled, plus a heartbeat; reports false when the row is no longer running. */
 function progressWriter(svc: BacktestService, kind: Kind, id: number, ac: AbortController) {
   let last = 0;
   let pending: number | null = null;
   let current = 1;
+  let step: RunStep | null = null;
   let writing = false;
   const write = async (percent: number) => {
     if (svc.closing) return; // released at shutdown: no heartbeat any more
@@ -45,11 +51,11 @@ function progressWriter(svc: BacktestService, kind: Kind, id: number, ac: AbortC
         kind === 'backtest'
           ? await svc.database.exec(
               `update backtests set progress = greatest(progress, $2), summary = $3::jsonb where id = $1 and status = 1 and deleted_at is null returning id`,
-              [id, percent, heartbeat()],
+              [id, percent, heartbeat(step)],
             )
           : await svc.database.exec(
               `update recommendations set progress = greatest(progress, $2), result = $3::jsonb where id = $1 and status = 'running' returning id`,
-              [id, percent, heartbeat()],
+              [id, percent, heartbeat(step)],
             );
       if (rows.length === 0) ac.abort(); // cancelled or deleted meanwhile
     } catch (err) {
@@ -67,8 +73,9 @@ function progressWriter(svc: BacktestService, kind: Kind, id: number, ac: AbortC
   const timer = setInterval(() => void write(current), HEARTBEAT_EVERY_MS);
   timer.unref();
   return {
-    progress(percent: number) {
+    progress(percent: number, at?: RunStep) {
       current = Math.min(99, Math.max(current, percent));
+      if (at) step = at;
       if (Date.now() - last >= PROGRESS_EVERY_MS) void write(current);
     },
     stop() {
@@ -98,6 +105,8 @@ export async function runBacktestJob(svc: BacktestService, id: number, jobId: st
   svc.running.set(key, ac);
   const writer = progressWriter(svc, 'backtest', id, ac);
   try {
+    const expected = Math.max(0, Math.ceil((row.toAt.getTime() - row.fromAt.getTime()) / intervalToMs(row.interval)));
+    writer.progress(1, { phase: 'loading', done: 0, total: expected });
     const candles = await loadCandleRange(svc.database, {
       source: row.candleSource,
       symbol: row.symbol,
@@ -106,12 +115,12 @@ export async function runBacktestJob(svc: BacktestService, id: number, jobId: st
       toMs: row.toAt.getTime(),
     });
     if (candles.length === 0) return await failBacktest(svc, id, 'noData');
-    writer.progress(2);
+    writer.progress(2, { phase: 'loading', done: candles.length, total: candles.length });
     const { candles: own, transfer } = transferableCandles(candles);
     const outcome = await svc.runner.run<BacktestOutcome>(
       { kind: 'backtest', symbol: row.symbol, venue: venueOf(row.dataSource), strategy: row.strategy, params: row.params as Record<string, unknown>, candles: own },
       transfer,
-      (p) => writer.progress(p),
+      (p, at) => writer.progress(p, at),
       ac.signal,
     );
     writer.stop();

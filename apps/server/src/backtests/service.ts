@@ -310,6 +310,15 @@ function safeInstrument(symbol: string): Instrument | null {
   }
 }
 
+/** The run's phase and candles from a running row's heartbeat (jobs.ts), when it has reported one. */
+function progressStepOf(summary: unknown): BacktestItem['progressStep'] {
+  const step = (summary as { step?: { phase?: unknown; done?: unknown; total?: unknown } } | null)?.step;
+  if (!step || (step.phase !== 'loading' && step.phase !== 'ai' && step.phase !== 'simulating')) return null;
+  const done = Number(step.done);
+  const total = Number(step.total);
+  return Number.isFinite(done) && Number.isFinite(total) ? { phase: step.phase, done, total } : null;
+}
+
 export function toItem(row: BacktestRow, locale: Locale): BacktestItem {
   const p = row.params as Record<string, unknown>;
   const instrument = safeInstrument(row.symbol);
@@ -322,6 +331,7 @@ export function toItem(row: BacktestRow, locale: Locale): BacktestItem {
     statusReason: reason.text,
     statusReasonKey: reason.key,
     progress: row.status === 1 ? row.progress : 100,
+    progressStep: row.status === 1 ? progressStepOf(row.summary) : null,
     strategy: row.strategy,
     dataSource: row.dataSource,
     market: instrument?.market ?? (row.dataSource === 'binance' ? 'crypto' : 'forex'),

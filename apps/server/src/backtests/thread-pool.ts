@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Candles } from '@lq/engine';
-import type { Task } from './compute';
+import type { ProgressStep, Task } from './compute';
 import type { ThreadMessage } from './thread';
 
 /** The task was cancelled (its thread terminated). */
@@ -80,7 +80,7 @@ export class ThreadRunner {
     if (!this.closed && this.idle.length === 0) this.idle.push(this.spawn());
   }
 
-  run<T>(task: Task, transfer: ArrayBuffer[], onProgress: (percent: number) => void, signal?: AbortSignal): Promise<T> {
+  run<T>(task: Task, transfer: ArrayBuffer[], onProgress: (percent: number, step?: ProgressStep) => void, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new TaskCancelled());
     if (signal?.aborted) return Promise.reject(new TaskCancelled());
     const worker = this.idle.pop() ?? this.spawn();
@@ -101,7 +101,7 @@ export class ThreadRunner {
       };
       const onMessage = (m: ThreadMessage) => {
         if (settled) return;
-        if (m.type === 'progress') onProgress(m.percent);
+        if (m.type === 'progress') onProgress(m.percent, m.step);
         else if (m.type === 'done') {
           finish(true);
           resolve(m.result as T);

@@ -1,10 +1,10 @@
 // Worker-thread entry: runs one task at a time (backtest or recommendation) off the main thread and
 // reports progress. The main thread terminates the thread to cancel. See thread-pool.ts.
 import { parentPort } from 'node:worker_threads';
-import { ComputeError, computeBacktest, computeRecommend, type Task } from './compute';
+import { ComputeError, computeBacktest, computeRecommend, type ProgressStep, type Task } from './compute';
 
 export type ThreadMessage =
-  | { type: 'progress'; percent: number }
+  | { type: 'progress'; percent: number; step?: ProgressStep }
   | { type: 'done'; result: unknown }
   | { type: 'error'; message: string; key: string | null; field: string | null };
 
@@ -12,11 +12,15 @@ const port = parentPort;
 if (port) {
   port.on('message', (task: Task) => {
     let last = -1;
-    const progress = (p: number) => {
+    let lastAt = 0;
+    // Each new percent, and the candles done at most every 250 ms between.
+    const progress = (p: number, step?: ProgressStep) => {
       const percent = Math.max(0, Math.min(100, Math.floor(p)));
-      if (percent !== last) {
+      const now = Date.now();
+      if (percent !== last || (step && now - lastAt >= 250)) {
         last = percent;
-        port.postMessage({ type: 'progress', percent } satisfies ThreadMessage);
+        lastAt = now;
+        port.postMessage({ type: 'progress', percent, step } satisfies ThreadMessage);
       }
     };
     const fail = (e: unknown) => {

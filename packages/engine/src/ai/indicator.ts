@@ -63,7 +63,8 @@ export const DEFAULT_AI_OPTIONS = {
  * close[i + horizon] is known at t0's close (i + horizon ≤ t0). Retrain bars are fixed offsets from
  * the first bar, so cutting the data at T never changes a signal before T.
  */
-export function computeAiSignal(candles: Candles, options: AiOptions = {}): AiResult {
+/** `onProgress`: after each retrain block, the candles computed so far (no effect on the signal). */
+export function computeAiSignal(candles: Candles, options: AiOptions = {}, onProgress?: (done: number, total: number) => void): AiResult {
   const o = { ...DEFAULT_AI_OPTIONS, ...options };
   // Depends on the interval only (never on the data length) so cutting the data keeps the schedule.
   if (!options.retrain) o.retrain = Math.max(500, Math.ceil(WEEK_MS / candles.intervalMs));
@@ -99,6 +100,7 @@ export function computeAiSignal(candles: Candles, options: AiOptions = {}): AiRe
       probabilityUp[t] = p;
       signal[t] = p > 0.5 + o.margin ? 1 : p < 0.5 - o.margin ? -1 : 0;
     }
+    onProgress?.(end, n);
   }
 
   const score = scoreAiSignal(close, signal, o.horizon, first, n);

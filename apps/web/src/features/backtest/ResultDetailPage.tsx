@@ -12,7 +12,7 @@ import { useAppStore } from '../../lib/store';
 import { cancelBacktest, deleteBacktest, getRobotPrefill, invalidateBacktests, useBacktestDetail, useBacktestEquity, useBacktestReport, useBacktestTrades } from './api';
 import { downsample, toLine } from './chartData';
 import { createOrderPath, isStrategyKey } from './strategies';
-import { ConfirmSheet, EmptyState, InfoButton, Metric, ProgressBar, StatusBadge, toneOf, useFormatters } from './ui';
+import { ConfirmSheet, EmptyState, InfoButton, Metric, ProgressBar, StatusBadge, toneOf, useFormatters, useProgressStep } from './ui';
 
 const EquityChart = lazy(() => import('./charts').then((m) => ({ default: m.EquityChart })));
 
@@ -32,6 +32,7 @@ export default function ResultDetailPage() {
 function Detail({ item }: { item: BacktestDetail }) {
   const { t } = useTranslation();
   const fmt = useFormatters();
+  const stepText = useProgressStep();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const theme = useAppStore((s) => s.theme);
@@ -87,7 +88,7 @@ function Detail({ item }: { item: BacktestDetail }) {
           <span className="bt-sub">{name} · {item.interval} · {t(item.market === 'forex' ? 'market.forex' : 'market.crypto')}</span>
           <StatusBadge status={item.status} />
         </div>
-        {item.status === 1 ? <ProgressBar percent={item.progress} label={t('backtest.running')} testId="detail-progress" /> : null}
+        {item.status === 1 ? <ProgressBar percent={item.progress} label={t('backtest.running')} detail={stepText(item.progressStep)} testId="detail-progress" /> : null}
         {item.statusReason && item.status !== 2 ? <p className="bt-warn" data-testid="status-reason">{item.statusReason}</p> : null}
         <dl className="bt-facts num">
           <div><dt>{t('backtest.capital')}</dt><dd>{fmt.money(item.capital)}</dd></div>

@@ -9,16 +9,24 @@ import { formatCompact, formatDuration, formatNumber, formatPercent, toNumber } 
 import { useAppStore } from '../../lib/store';
 import { upDownColors } from './chartData';
 
-export function ProgressBar({ percent, label, testId = 'progress' }: { percent: number; label?: string; testId?: string }) {
+export function ProgressBar({ percent, label, detail, testId = 'progress' }: { percent: number; label?: string; detail?: string; testId?: string }) {
   const p = Math.max(0, Math.min(100, Math.round(percent)));
   return (
     <div className="bt-progress" data-testid={testId} data-progress={p}>
-      <div className="bt-progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} aria-label={label}>
+      <div className="bt-progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} aria-label={label} aria-valuetext={detail ? `${p}% · ${detail}` : undefined}>
         <div className="bt-progress-fill" style={{ width: `${p}%` }} />
       </div>
       <span className="num bt-progress-text">{label ? `${label} ` : ''}{p}%</span>
+      {detail ? <span className="num bt-progress-step" data-testid={`${testId}-step`}>{detail}</span> : null}
     </div>
   );
+}
+
+/** What a running backtest is doing, in candles ("Simulating: 412,000 / 1,008,000 candles"). */
+export function useProgressStep() {
+  const { t } = useTranslation();
+  return (step: { phase: string; done: number; total: number } | null | undefined): string | undefined =>
+    step ? t(`backtest.step.${step.phase}`, { done: formatNumber(step.done, { decimals: 0 }), total: formatNumber(step.total, { decimals: 0 }) }) : undefined;
 }
 
 export function StatusBadge({ status }: { status: number }) {

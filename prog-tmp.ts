@@ -1,0 +1,14 @@
+import { loadCandlesFile } from '@lq/workers';
+import { getInstrument } from '@lq/engine';
+import { getStrategy } from '@lq/strategies';
+import { computeBacktest } from './apps/server/src/backtests/compute';
+const t0 = Date.now();
+const candles = await loadCandlesFile('../shared/data/binance_BTCUSDT_1m.csv.gz');
+console.log('loaded', candles.length, Date.now() - t0);
+const def = getStrategy(process.argv[2] ?? 'grid');
+const inst = getInstrument('BTCUSDT', 'binance');
+const params = def.schema.parse({ ...def.defaults(inst, { capital: 10000, price: 60000 }), interval: '1m', start: '2024-01-01', end: '2025-11-29', side: process.argv[3] ?? 'long', useAiIndicator: process.argv[4] === 'ai' });
+const t1 = Date.now();
+let last = -1;
+computeBacktest({ kind: 'backtest', symbol: 'BTCUSDT', venue: 'binance', strategy: process.argv[2] ?? 'grid', params, candles } as never, (p) => { if (Math.floor(p) !== last) { last = Math.floor(p); if (last % 10 === 0 || last < 5 || last > 95) console.log('p', last, Date.now() - t1); } });
+console.log('done', Date.now() - t1);
