@@ -47,6 +47,9 @@ async function recommend(page: Page, info: TestInfo, symbol: string, strategy: s
   await expect(page.getByTestId('presets')).toBeVisible({ timeout: 4 * MINUTE });
   await expect(page.getByTestId('preset-balanced')).toBeVisible();
   await expect(page.getByTestId('preset-balanced')).toContainText('%');
+  // Each window is named (dates), and the out-of-sample one can be backtested as it is.
+  await expect(page.getByTestId('preset-balanced').getByTestId('window-out')).toHaveText(/\d.*–.*\d/);
+  await expect(page.getByTestId('preset-balanced').getByTestId('run-oos-balanced')).toBeVisible();
   await shot(page, info, `${prefix}-03-presets`);
 }
 

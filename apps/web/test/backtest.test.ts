@@ -264,3 +264,25 @@ describe('reference data', () => {
     ]);
   });
 });
+
+describe('recommendation presets', () => {
+  it('shows presets with identical figures once, under each of their tiers', async () => {
+    const { distinctPresets } = await import('../src/features/backtest/presets');
+    const metrics = { status: 2, totalReturn: 0.1, maxDrawdown: 0.05, winRate: 0.6, tradeCount: 12, sharpe: 1.2 };
+    const preset = (tier: 'conservative' | 'balanced' | 'aggressive', totalReturn: number) => ({
+      tier,
+      params: { gap: 0.5 },
+      searched: { gap: 0.5 },
+      inSample: { ...metrics, totalReturn },
+      outOfSample: metrics,
+      validated: true,
+      ai: null,
+    });
+    const shown = distinctPresets([preset('conservative', 0.1), preset('balanced', 0.2), preset('aggressive', 0.1)]);
+    expect(shown.map((s) => s.tiers)).toEqual([['conservative', 'aggressive'], ['balanced']]);
+    const merged = distinctPresets([preset('conservative', 0.1), preset('balanced', 0.1)]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0].preset.tier).toBe('balanced');
+    expect(distinctPresets([preset('conservative', 0.1), preset('balanced', 0.2), preset('aggressive', 0.3)])).toHaveLength(3);
+  });
+});

@@ -1,7 +1,7 @@
 // Recommended parameters for a strategy on a symbol, capital and range: data + strategy registry +
 // optimizer + thread pool. Used by the CLI and by the server's job worker.
-import { getInstrument, intervalToMs, lowerBound, prepareCandles, type Candles, type VenueName } from '@lq/engine';
-import { getStrategy, needsAi, type SideModeName } from '@lq/strategies';
+import { getInstrument, intervalToMs, lowerBound, prepareCandles, sliceRows, type Candles, type VenueName } from '@lq/engine';
+import { fixedOffsetMinutes, getStrategy, needsAi, type SideModeName } from '@lq/strategies';
 import { computeAiSignal, scoreAiSignal, type AiOptions, type AiScore } from '../../engine/src/ai/index';
 import { optimize, type CandidateMetrics, type EvaluateBatch, type ParamSpace, type Params, type PresetTier, type Rejection } from '../../engine/src/optimize/index';
 import { loadCandlesFile } from './load';
@@ -133,7 +133,7 @@ export async function recommend(options: RecommendOptions, onProgress?: (percent
     throw new RecommendError(`the range must cover at least ${MIN_RANGE_DAYS} days of data`);
   }
   const fraction = options.inSampleFraction ?? 0.7;
-  const splitMs = decision.time[Math.max(1, Math.min(decision.length - 1, Math.floor(decision.length * fraction)))];
+  const splitMs = splitAt(decision, Math.floor(decision.length * fraction), fromMs, toMs, utcOffsetMinutesOf(base));
   const inSample = { fromMs, toMs: splitMs };
   const outOfSample = { fromMs: splitMs, toMs };
 
@@ -143,13 +143,24 @@ export async function recommend(options: RecommendOptions, onProgress?: (percent
   let ai: RangeAi | null = null;
   let aiScores: PresetAi | null = null;
   if (usesAi) {
-    const result = computeAiSignal(decision, { seed: options.seed ?? 1, ...options.ai });
-    ai = { intervalMs: decision.intervalMs, time: decision.time.slice(0, decision.length), ...result.signal };
-    const horizon = options.ai?.horizon ?? 12;
+    // Each window gets the AI signal a backtest of that window computes: walk-forward from the
+    // window's start. The in-sample window starts the range, so it is the whole range's prefix
+    // (the retrain schedule never depends on the data's length); the out-of-sample window is
+    // computed on its own candles, as a backtest over it would.
+    const aiOptions = { seed: options.seed ?? 1, ...options.ai };
+    const whole = computeAiSignal(decision, aiOptions);
     const split = lowerBound(decision.time, decision.length, splitMs);
+    const after = sliceRows(decision, split, decision.length);
+    const own = computeAiSignal(after, aiOptions);
+    const signal = Float64Array.from(whole.signal.signal);
+    const probabilityUp = Float64Array.from(whole.signal.probabilityUp);
+    signal.set(own.signal.signal, split);
+    probabilityUp.set(own.signal.probabilityUp, split);
+    ai = { intervalMs: decision.intervalMs, time: decision.time.slice(0, decision.length), signal, probabilityUp };
+    const horizon = options.ai?.horizon ?? 12;
     aiScores = {
-      inSample: scoreAiSignal(decision.close, result.signal.signal, horizon, 0, split),
-      outOfSample: scoreAiSignal(decision.close, result.signal.signal, horizon, split, decision.length),
+      inSample: scoreAiSignal(decision.close, whole.signal.signal, horizon, 0, split),
+      outOfSample: scoreAiSignal(after.close, own.signal.signal, horizon, 0, after.length),
     };
   }
   report(3);
@@ -215,6 +226,28 @@ export async function recommend(options: RecommendOptions, onProgress?: (percent
   } finally {
     if (ownPool) await pool!.destroy();
   }
+}
+
+/**
+ * The in-sample / out-of-sample split: the first decision candle at or after the start of the
+ * (params' timezone) day holding decision candle `index`, so the out-of-sample window is whole days
+ * and a backtest with start = that day, end = the range's last day runs exactly over it.
+ */
+export function splitAt(decision: Candles, index: number, fromMs: number, toMs: number, utcOffsetMinutes: number): number {
+  const offset = utcOffsetMinutes * 60_000;
+  const at = decision.time[Math.max(1, Math.min(decision.length - 1, index))];
+  const dayStart = Math.floor((at + offset) / DAY_MS) * DAY_MS - offset;
+  for (const day of [dayStart, dayStart + DAY_MS]) {
+    if (day > fromMs && day < toMs) {
+      const k = lowerBound(decision.time, decision.length, day);
+      if (k > 0 && k < decision.length) return day;
+    }
+  }
+  return at;
+}
+
+function utcOffsetMinutesOf(params: Record<string, unknown>): number {
+  return fixedOffsetMinutes(typeof params.timezone === 'string' ? params.timezone : 'UTC') ?? 0;
 }
 
 const INTERVAL_NAMES: Record<number, string> = {

@@ -425,7 +425,7 @@ describe('recommended parameters', () => {
     });
     expect(busy.statusCode).toBe(409);
     const done = await until('recommendation', async () => {
-      const r = (await t.call('GET', `/order/api/backtest/recommend/detail?id=${id}`, { token: vip.token })).json<Envelope<{ status: string; progress: number; error: string | null; result: { presets: { tier: string; params: Record<string, unknown>; inSample: { tradeCount: number; totalReturn: number }; outOfSample: { tradeCount: number } }[] } | null }>>().data;
+      const r = (await t.call('GET', `/order/api/backtest/recommend/detail?id=${id}`, { token: vip.token })).json<Envelope<{ status: string; progress: number; error: string | null; result: { outOfSample: { from: number; to: number }; presets: { tier: string; params: Record<string, unknown>; inSample: { tradeCount: number; totalReturn: number }; outOfSample: { tradeCount: number; totalReturn: number; maxDrawdown: number } }[] } | null }>>().data;
       return r.status !== 'running' ? r : undefined;
     }, 90_000, 250);
     expect(done.status, done.error ?? '').toBe('done');
@@ -441,9 +441,41 @@ describe('recommended parameters', () => {
     const bt = await create(vip.token, { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', params: { ...presets[1].params, start: '2024-03-01', end: '2024-03-31' } });
     expect(bt.statusCode, bt.body).toBe(200);
     await waitFinished(t, vip.token, bt.json<Envelope<{ backtest: Detail }>>().data.backtest.id);
+    // A preset's out-of-sample figures are those of a backtest of it over that window (whole days).
+    const oos = done.result!.outOfSample;
+    expect(oos.from % 86_400_000).toBe(0);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const window = { start: day(oos.from), end: day(oos.to - 1) };
+    const check = await create(vip.token, { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', params: { ...presets[1].params, ...window } });
+    expect(check.statusCode, check.body).toBe(200);
+    const checked = await waitFinished(t, vip.token, check.json<Envelope<{ backtest: Detail }>>().data.backtest.id);
+    const summary = checked.summary as { tradeCount: number; totalReturn: number; maxDrawdown: number };
+    expect(summary.tradeCount).toBe(presets[1].outOfSample.tradeCount);
+    expect(summary.totalReturn).toBeCloseTo(presets[1].outOfSample.totalReturn, 4);
+    expect(summary.maxDrawdown).toBeCloseTo(presets[1].outOfSample.maxDrawdown, 4);
+    // The same with the AI indicator: the out-of-sample window's signal is the one its backtest computes.
+    const aiRec = await t.call('POST', '/order/api/backtest/recommend/create', {
+      token: vip.token,
+      lang: 'en_US',
+      body: { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', capital: 10_000, start: '2024-01-01', end: '2024-02-29', params: { leverage: 5, interval: '15m', side: 'ai' }, budget: 8, seed: 5 },
+    });
+    expect(aiRec.statusCode, aiRec.body).toBe(200);
+    const aiId = aiRec.json<Envelope<{ id: number }>>().data.id;
+    const aiDone = await until('AI recommendation', async () => {
+      const r = (await t.call('GET', `/order/api/backtest/recommend/detail?id=${aiId}`, { token: vip.token })).json<Envelope<typeof done>>().data;
+      return r.status !== 'running' ? r : undefined;
+    }, 90_000, 250);
+    expect(aiDone.status, aiDone.error ?? '').toBe('done');
+    const aiPreset = aiDone.result!.presets[0];
+    expect(aiPreset.params.side).toBe('ai');
+    const aiCheck = await create(vip.token, { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', params: { ...aiPreset.params, start: day(aiDone.result!.outOfSample.from), end: day(aiDone.result!.outOfSample.to - 1) } });
+    expect(aiCheck.statusCode, aiCheck.body).toBe(200);
+    const aiChecked = (await waitFinished(t, vip.token, aiCheck.json<Envelope<{ backtest: Detail }>>().data.backtest.id)).summary as { tradeCount: number; totalReturn: number };
+    expect(aiChecked.tradeCount).toBe(aiPreset.outOfSample.tradeCount);
+    expect(aiChecked.totalReturn).toBeCloseTo(aiPreset.outOfSample.totalReturn, 4);
     // another user cannot read it
     expect((await t.call('GET', `/order/api/backtest/recommend/detail?id=${id}`, { token: other.token })).statusCode).toBe(404);
-  }, 120_000);
+  }, 180_000);
 
   it('rejects bad recommendation requests clearly', async () => {
     const base = { strategy: 'grid', dataSource: 'binance', symbol: 'BTCUSDT', capital: 10_000, start: '2024-01-01', end: '2024-02-29' };

@@ -14,6 +14,7 @@ import { showToast } from '../../lib/toast';
 import { cancelRecommendation, createBacktest, createRecommendation, invalidateBacktests, useCurrencies, useRecommendation, useTactics } from './api';
 import { defaultRange } from './formModel';
 import { createOrderPath, isStrategyKey, marketOfDataSource } from './strategies';
+import { distinctPresets } from './presets';
 import { EmptyState, Notice, ProgressBar, toneOf, useFormatters } from './ui';
 import { DataStatus } from './DataStatus';
 
@@ -44,7 +45,10 @@ const rememberRecommendation = (id: number) => {
 };
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The recommendation's range as the form's dates (its end time is exclusive: the day after the last one). */
-const rangeOf = (r: Recommendation) => ({ start: isoDay(r.startTime), end: isoDay(Math.max(r.startTime, r.endTime - 1)) });
+/** start / end (inclusive days) of [from, to) ms. */
+const daysOf = (from: number, to: number) => ({ start: isoDay(from), end: isoDay(Math.max(from, to - 1)) });
+const rangeOf = (r: Recommendation) => daysOf(r.startTime, r.endTime);
+
 
 interface ServerProblem {
   text: string;
@@ -149,11 +153,11 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
     void rec.refetch();
   };
 
-  const runPreset = async (r: Recommendation, preset: RecommendPreset) => {
+  const runPreset = async (r: Recommendation, preset: RecommendPreset, window?: { from: number; to: number }) => {
     setProblem(null);
     setRunningTier(preset.tier);
     try {
-      const params = { ...preset.params, ...rangeOf(r) };
+      const params = { ...preset.params, ...(window ? daysOf(window.from, window.to) : rangeOf(r)) };
       const result = await createBacktest({ type: 0, strategy: r.strategy, dataSource: r.dataSource, symbol: r.symbol, params });
       void invalidateBacktests(queryClient);
       showToast(t('backtest.started'), 'success');
@@ -249,7 +253,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
         <RecommendationView
           rec={recommendation}
           onStop={() => void stop()}
-          onRun={(p) => void runPreset(recommendation, p)}
+          onRun={(p, window) => void runPreset(recommendation, p, window)}
           onEdit={(p) => editPreset(recommendation, p)}
           runningTier={runningTier}
           strategyLabel={strategyLabel(recommendation.strategy)}
@@ -264,7 +268,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
 interface ViewProps {
   rec: Recommendation;
   onStop: () => void;
-  onRun: (p: RecommendPreset) => void;
+  onRun: (p: RecommendPreset, window?: { from: number; to: number }) => void;
   onEdit: (p: RecommendPreset) => void;
   runningTier: string | null;
   strategyLabel: string;
@@ -294,24 +298,31 @@ function RecommendationView({ rec, onStop, onRun, onEdit, runningTier, strategyL
     );
   }
   const result = rec.result;
+  const windowText = (w: { from: number; to: number }) => `${fmt.date(w.from)} – ${fmt.date(Math.max(w.from, w.to - 1))}`;
   return (
     <section data-testid="presets" aria-labelledby="presets-title">
       <h2 id="presets-title" className="section-title">{t('backtest.presets')} · {strategyLabel} · {rec.symbol}</h2>
       <p className="bt-sub">{t('backtest.presetsHint', { count: result.evaluated })}</p>
       {result.presets.length === 0 ? <EmptyState text={t('backtest.recommendFailed')} /> : null}
       <div className="bt-presets">
-        {result.presets.map((p) => (
-          <article key={p.tier} className={`card bt-preset bt-preset-${p.tier}`} data-testid={`preset-${p.tier}`}>
+        {distinctPresets(result.presets).map(({ preset: p, tiers }) => (
+          <article key={p.tier} className={`card bt-preset bt-preset-${p.tier}`} data-testid={`preset-${p.tier}`} data-tiers={tiers.join(' ')}>
             <header className="bt-preset-head">
-              <h3>{t(`backtest.tier.${p.tier}`)}</h3>
+              <h3>{tiers.map((tier) => t(`backtest.tier.${tier}`)).join(' · ')}</h3>
               {typeof p.params.interval === 'string' ? <span className="badge muted">{p.params.interval}</span> : null}
             </header>
             <table className="bt-mini num">
               <thead>
                 <tr>
                   <th scope="col" />
-                  <th scope="col">{t('backtest.inSample')}</th>
-                  <th scope="col">{t('backtest.outOfSample')}</th>
+                  <th scope="col">
+                    {t('backtest.inSample')}
+                    <span className="bt-window" data-testid="window-in">{windowText(result.inSample)}</span>
+                  </th>
+                  <th scope="col">
+                    {t('backtest.outOfSample')}
+                    <span className="bt-window" data-testid="window-out">{windowText(result.outOfSample)}</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -349,6 +360,9 @@ function RecommendationView({ rec, onStop, onRun, onEdit, runningTier, strategyL
               </Button>
               <Button variant="secondary" onClick={() => onEdit(p)} data-testid={`edit-${p.tier}`}>
                 {t('backtest.editParams')}
+              </Button>
+              <Button variant="secondary" onClick={() => onRun(p, result.outOfSample)} disabled={runningTier !== null} data-testid={`run-oos-${p.tier}`}>
+                {t('backtest.runOutOfSample')}
               </Button>
             </div>
           </article>
