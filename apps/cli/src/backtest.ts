@@ -16,6 +16,7 @@ import {
 import { computeAiSignal, scoreAiSignal } from '../../../packages/engine/src/ai/index';
 import { getStrategy, needsAi, runSettings, type SideModeName } from '@lq/strategies';
 import { CandleFileError, loadCandlesFile } from '@lq/workers';
+import { BACKTEST_RANGE_MIN_DAYS } from '@lq/contracts';
 import { CliError, intervalArg, isoArg, jsonObjectArg, parseStrict, requireArg, runMain, toJson } from './args';
 
 export const USAGE =
@@ -117,6 +118,13 @@ export function backtestFromArgs(argv: readonly string[]): BacktestCliResult & {
   }
   const { input: range, decision } = prepareCandles(config);
   if (range.length === 0) throw new CliError(`no candles of ${data} fall in the --from/--to range`);
+  // As the API: the candles run on must cover at least BACKTEST_RANGE_MIN_DAYS days.
+  const coveredMs = range.time[range.length - 1] + range.intervalMs - range.time[0];
+  if (coveredMs < BACKTEST_RANGE_MIN_DAYS * 86_400_000) {
+    throw new CliError(
+      `the range must cover at least ${BACKTEST_RANGE_MIN_DAYS} days of candles; ${iso(range.time[0])} – ${iso(range.time[range.length - 1] + range.intervalMs)} is ${num(coveredMs / 86_400_000, 1)} days`,
+    );
+  }
 
   let ai: BacktestCliResult['ai'] = null;
   let aiConfig = config;

@@ -31,6 +31,12 @@ describe('backtest CLI', () => {
     expect(formatReport(r.report, r.ai)).toMatch(/tradeCount\s+\d+/);
   });
 
+  it('refuses a range under 7 days, like the API', () => {
+    const run = () => backtestFromArgs(['--data', data, '--symbol', 'BTCUSDT', '--strategy', 'grid', '--params', params, '--from', '2024-01-02', '--to', '2024-01-05']);
+    expect(run).toThrow(CliError);
+    expect(run).toThrow(/at least 7 days.*3\.0 days/);
+  });
+
   it('honours --from/--to and --interval', () => {
     const r = backtestFromArgs(['--data', data, '--symbol', 'BTCUSDT', '--strategy', 'grid', '--params', params, '--from', '2024-01-02', '--to', '2024-01-09', '--interval', '4h']);
     expect(r.report.candleCount).toBe(7 * 24);

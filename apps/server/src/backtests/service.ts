@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import {
   AppError,
+  BACKTEST_RANGE_MIN_DAYS,
   BACKTEST_TAB_STATUSES,
   isVipLevel,
   translate,
@@ -58,7 +59,7 @@ import { klineMarkers, type KlineTrade } from './kline';
 
 export const QUEUES = { backtest: 'backtest.run', recommend: 'recommend.run' } as const;
 const DAY_MS = 86_400_000;
-const MIN_RANGE_DAYS = 7;
+const MIN_RANGE_DAYS = BACKTEST_RANGE_MIN_DAYS;
 
 // ---------------------------------------------------------------- the per-database service
 
