@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { getInstrument } from '@lq/engine';
 import { describe, expect, it } from 'vitest';
-import { allowSignal, at, clampQty, closeTag, distance, legOf, needsAi, openTag, orderQty, scaledSizes, sideDirection, StrategyParamError } from '../src/common/runtime';
+import { allowSignal, at, clampQty, closeTag, distance, legOf, needsAi, openTag, orderQty, reached, scaledSizes, sideDirection, StrategyParamError } from '../src/common/runtime';
 import { TradingWindow, civilDate, weekday } from '../src/windowed/window';
 import { parseIsoMs } from '../src/schemas';
 
@@ -114,5 +115,40 @@ describe('calendar', () => {
     expect(c.locate(parseIsoMs('2024-06-12T10:00'))).toBe(true);
     expect(c.start).toBe(parseIsoMs('2024-06-01T00:00'));
     expect(c.end).toBe(parseIsoMs('2024-06-30T20:00'));
+  });
+});
+
+describe('distances compared in integer points', () => {
+  it('a move of exactly the distance reaches it, one point less does not, whatever the float noise', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('EURUSD', 'USDJPY', 'XAUUSD', 'BTCUSDT', 'ETHUSDT'),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1000, max: 2_000_000 }),
+        fc.boolean(),
+        (symbol, points, level, up) => {
+          const instrument = getInstrument(symbol);
+          const digits = instrument.digits;
+          const entry = Number((level * instrument.point).toFixed(digits));
+          // The close as prices arrive: on the point grid, written with the symbol's digits.
+          const close = Number((entry + (up ? 1 : -1) * points * instrument.point).toFixed(digits));
+          const moved = up ? close - entry : entry - close;
+          const whole = { fixed: points * instrument.point, perPrice: 0 };
+          expect(reached(moved, whole, entry, instrument)).toBe(true);
+          expect(reached(moved, { fixed: (points + 1) * instrument.point, perPrice: 0 }, entry, instrument)).toBe(false);
+          // Forex distances in points as the strategies build them (value × point).
+          if (instrument.market === 'forex') expect(reached(moved, distance(points, instrument), entry, instrument)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('the noise that made a plain comparison miss', () => {
+    const eurusd = getInstrument('EURUSD');
+    // A long entered at 1.10001 and a close at 1.09901: exactly 100 points against it.
+    const moved = 1.10001 - 1.09901; // 0.0009999999999998899
+    expect(moved >= at(distance(100, eurusd), 1.10001)).toBe(false);
+    expect(reached(moved, distance(100, eurusd), 1.10001, eurusd)).toBe(true);
   });
 });

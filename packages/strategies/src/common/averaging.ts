@@ -3,7 +3,7 @@
 // `orderNumber` orders. TP/SL are distances from the average entry, carried by every ticket and
 // amended after each fill so the broker fills them inside the candle.
 import type { Fill, Instrument, Intent, StrategyView } from '@lq/engine';
-import { BaseStrategy, allowSignal, aiAt, at, openTag, resolveCommon, roundToTick, scaledSizes, orderQty } from './runtime';
+import { BaseStrategy, allowSignal, aiAt, at, reached, openTag, resolveCommon, roundToTick, scaledSizes, orderQty } from './runtime';
 import type { Direction, Distance } from './runtime';
 import type { CommonParams } from './schema';
 
@@ -65,7 +65,7 @@ export abstract class AveragingStrategy extends BaseStrategy {
     const close = view.candles.close[view.index];
     const anchor = this.addAnchor();
     const against = this.direction > 0 ? anchor - close : close - anchor;
-    if (against >= at(this.addDistance, anchor)) this.add(view, out);
+    if (reached(against, this.addDistance, anchor, this.instrument)) this.add(view, out);
   }
 
   private add(view: StrategyView, out: Intent[]): void {

@@ -31,6 +31,21 @@ export function at(d: Distance, price: number): number {
   return d.fixed + d.perPrice * price;
 }
 
+/**
+ * Whether a price move of `moved` (positive: in the measured direction) reaches the distance `d`
+ * measured from `ref`, compared in integer points: prices lie on the point grid, so a move is a
+ * whole number of points up to float noise (1.10200 − 1.10000 is 0.0019999999999998), and a
+ * distance of whole points (forex) is compared as that whole number. A close exactly `d` away
+ * reaches it, whatever the noise.
+ */
+export function reached(moved: number, d: Distance, ref: number, instrument: Instrument): boolean {
+  const point = instrument.point;
+  const movedPoints = Math.round(moved / point);
+  const needed = at(d, ref) / point;
+  const whole = Math.round(needed);
+  return movedPoints >= (Math.abs(needed - whole) < 1e-6 ? whole : needed);
+}
+
 // --- sizes ------------------------------------------------------------------------------------
 
 /**

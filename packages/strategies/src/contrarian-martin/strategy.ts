@@ -6,6 +6,7 @@ import {
   BaseStrategy,
   aiAt,
   at,
+  reached,
   distance,
   openTag,
   orderQty,
@@ -50,7 +51,7 @@ export class ContrarianMartinStrategy extends BaseStrategy {
     if (this.legs >= this.sizes.length || this.openCount < this.legs) return;
     const close = view.candles.close[view.index];
     const against = this.direction > 0 ? this.lastEntry - close : close - this.lastEntry;
-    if (against >= at(this.refill, this.lastEntry)) this.add(out);
+    if (reached(against, this.refill, this.lastEntry, this.instrument)) this.add(out);
   }
 
   private add(out: Intent[]): void {

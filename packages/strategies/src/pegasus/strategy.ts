@@ -3,7 +3,7 @@
 // from the best close, checked at each close; up to `orderNumber` orders, one every `gap` in favour.
 import type { Fill, Instrument, Intent, StrategyView } from '@lq/engine';
 import { Atr, Donchian } from '@lq/engine';
-import { BaseStrategy, aiAt, allowSignal, at, distance, openTag, orderQty, resolveCommon, roundToTick, sideOf } from '../common/runtime';
+import { BaseStrategy, aiAt, allowSignal, reached, distance, openTag, orderQty, resolveCommon, roundToTick, sideOf } from '../common/runtime';
 import type { Direction, Distance } from '../common/runtime';
 import type { PegasusParams } from './schema';
 
@@ -68,7 +68,7 @@ export class PegasusStrategy extends BaseStrategy {
       this.closeAll(out, 'trailingStop');
       return;
     }
-    if (this.gap !== null && this.legs < this.maxOrders && this.openCount === this.legs && d * (close - this.lastEntry) >= at(this.gap, this.lastEntry)) {
+    if (this.gap !== null && this.legs < this.maxOrders && this.openCount === this.legs && reached(d * (close - this.lastEntry), this.gap, this.lastEntry, this.instrument)) {
       this.open(out, close);
     }
   }

@@ -3,7 +3,7 @@
 // sweep extreme + `buffer`, take profit at `rr` × the risk. Lows mirrored. One position at a time.
 import type { Fill, Instrument, Intent, StrategyView } from '@lq/engine';
 import { Donchian } from '@lq/engine';
-import { BaseStrategy, aiAt, allowSignal, at, distance, openTag, orderQty, resolveCommon, roundToTick, sideOf, spreadPrice } from '../common/runtime';
+import { BaseStrategy, aiAt, allowSignal, at, reached, distance, openTag, orderQty, resolveCommon, roundToTick, sideOf, spreadPrice } from '../common/runtime';
 import type { Direction, Distance } from '../common/runtime';
 import type { PurgeRevertParams } from './schema';
 
@@ -46,10 +46,10 @@ export class PurgeRevertStrategy extends BaseStrategy {
     const c = close[i];
     let signal: Direction = 0;
     let extreme = NaN;
-    if (h - this.priorHigh >= at(this.sweep, this.priorHigh) && h > this.priorHigh && c < this.priorHigh) {
+    if (reached(h - this.priorHigh, this.sweep, this.priorHigh, this.instrument) && h > this.priorHigh && c < this.priorHigh) {
       signal = -1;
       extreme = h;
-    } else if (this.priorLow - l >= at(this.sweep, this.priorLow) && l < this.priorLow && c > this.priorLow) {
+    } else if (reached(this.priorLow - l, this.sweep, this.priorLow, this.instrument) && l < this.priorLow && c > this.priorLow) {
       signal = 1;
       extreme = l;
     }

@@ -6,6 +6,7 @@ import {
   BaseStrategy,
   allowSignal,
   at,
+  reached,
   distance,
   isAiMode,
   legOf,
@@ -169,8 +170,7 @@ export class TrendStrategy extends BaseStrategy {
   private maybeAdd(view: StrategyView, out: Intent[]): void {
     if (this.legs >= this.sizes.length || this.gap === null || this.openCount < this.legs) return;
     const close = view.candles.close[view.index];
-    const step = at(this.gap, this.lastEntry);
-    if (this.direction > 0 ? close - this.lastEntry >= step : this.lastEntry - close >= step) this.openLeg(view, out);
+    if (reached(this.direction > 0 ? close - this.lastEntry : this.lastEntry - close, this.gap, this.lastEntry, this.instrument)) this.openLeg(view, out);
   }
 
   private openLeg(view: StrategyView, out: Intent[]): void {
