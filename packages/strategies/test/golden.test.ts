@@ -234,6 +234,29 @@ describe('purge-revert (forex, hand-checked)', () => {
   });
 });
 
+describe('purge-revert: a candle sweeping both sides is a signal for each side', () => {
+  // Bar 3 sweeps the prior high (1.1012) and the prior low (1.0995) and closes inside.
+  const candles = bars([
+    [1.1, 1.101, 1.099, 1.1],
+    [1.1, 1.1012, 1.0995, 1.1005],
+    [1.1005, 1.1008, 1.0998, 1.1002],
+    [1.1002, 1.102, 1.0985, 1.1003],
+    [1.1003, 1.1006, 1.1, 1.1004],
+    [1.1004, 1.1005, 1.1003, 1.1004],
+  ]);
+  const params = (side: string) => ({ market: 'forex', symbol: 'EURUSD', capital: 10_000, leverage: 100, spread: 1, side, firstLots: 0.1, lookback: 3, sweep: 5, buffer: 0, rr: 2 });
+
+  it('a long-only run takes the long sweep exactly as a short-only run takes the short one', () => {
+    const long = backtest('purge-revert', params('long'), candles);
+    const short = backtest('purge-revert', params('short'), candles);
+    expect(long.fills[0]).toMatchObject({ action: 'open', side: 'long', time: candles.time[4] });
+    expect(short.fills[0]).toMatchObject({ action: 'open', side: 'short', time: candles.time[4] });
+    // Stops beyond each side's own extreme.
+    expect(long.openTickets[0]?.stopLoss ?? long.trades[0]?.stopLoss).toBeCloseTo(1.0985, 5);
+    expect(short.openTickets[0]?.stopLoss ?? short.trades[0]?.stopLoss).toBeCloseTo(1.102, 5);
+  });
+});
+
 describe('day-single (forex, hourly, hand-checked)', () => {
   const H = 3_600_000;
   // Tuesday 2024-01-02, 06:00 UTC onwards.

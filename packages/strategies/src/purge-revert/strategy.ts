@@ -44,17 +44,17 @@ export class PurgeRevertStrategy extends BaseStrategy {
     const h = high[i];
     const l = low[i];
     const c = close[i];
-    let signal: Direction = 0;
-    let extreme = NaN;
-    if (reached(h - this.priorHigh, this.sweep, this.priorHigh, this.instrument) && h > this.priorHigh && c < this.priorHigh) {
-      signal = -1;
-      extreme = h;
-    } else if (reached(this.priorLow - l, this.sweep, this.priorLow, this.instrument) && l < this.priorLow && c > this.priorLow) {
-      signal = 1;
-      extreme = l;
-    }
-    const dir = allowSignal(this.common.side, this.common.useAi, signal, aiAt(view));
-    if (dir === 0) return;
+    // A candle may sweep both sides (an outside bar closing inside the channel). Each sweep is a
+    // signal of its own and the side mode picks among them, so a long-only run takes the long
+    // sweep of such a candle exactly as a short-only run takes its short one. Both allowed at
+    // once cannot happen (the AI agrees with one side only).
+    const sweeps: [Direction, number][] = [];
+    if (reached(h - this.priorHigh, this.sweep, this.priorHigh, this.instrument) && h > this.priorHigh && c < this.priorHigh) sweeps.push([-1, h]);
+    if (reached(this.priorLow - l, this.sweep, this.priorLow, this.instrument) && l < this.priorLow && c > this.priorLow) sweeps.push([1, l]);
+    const ai = aiAt(view);
+    const allowed = sweeps.filter(([signal]) => allowSignal(this.common.side, this.common.useAi, signal, ai) !== 0);
+    if (allowed.length !== 1) return;
+    const [dir, extreme] = allowed[0];
     // Stop beyond the swept extreme (+ buffer).
     const stop = extreme - dir * at(this.buffer, extreme);
     const entry = this.referencePrice(view, dir, this.spread);
