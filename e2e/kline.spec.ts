@@ -3,29 +3,16 @@
 //   the same view (the canvases resized, which clears them, and drawn again);
 // - zoomed out, bars with several trades are grouped and every event is counted; zooming in loads
 //   finer candles for what is on screen until each trade has its own marker; "fit" goes back.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { denseBacktest } from './support/backtests';
 import { waitForSymbol } from './support/market';
-import { type Envelope, grantVip, login, PASSWORD, register } from './support/users';
+import { grantVip, login, register } from './support/users';
 
 const MINUTE = 60_000;
 test.use({ actionTimeout: 30_000 });
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/kline-${step}.png` });
-}
-
-/** A grid backtest on ETHUSDT 5m that trades about two thousand times in its first days. */
-async function denseBacktest(request: APIRequestContext, mail: string): Promise<number> {
-  const login = (await (await request.post('/user/api/login', { data: { userMail: mail, password: PASSWORD } })).json()) as Envelope<{ token: string }>;
-  const headers = { authorization: `Bearer ${login.data.token}` };
-  const params = { market: 'crypto', symbol: 'ETHUSDT', interval: '5m', capital: 5000, leverage: 10, side: 'long', useAiIndicator: false, addImmediately: false, unit: 'ZHANG', start: '2020-12-01', end: '2020-12-08', timezone: 'UTC', gridNumber: 10, gap: 0.05, lotsPerGrid: 1.25 };
-  const created = (await (await request.post('/order/api/backtest/create', { headers, data: { strategy: 'grid', dataSource: 'binance', symbol: 'ETHUSDT', params } })).json()) as Envelope<{ backtest: { id: number } }>;
-  expect(created.code, created.msg).toBe('00000');
-  const id = created.data.backtest.id;
-  await expect
-    .poll(async () => ((await (await request.get(`/order/api/backtest/detail?id=${id}`, { headers })).json()) as Envelope<{ status: number }>).data.status, { timeout: 3 * MINUTE })
-    .toBe(2);
-  return id;
 }
 
 /** The part of a canvas read here (the e2e project has no DOM types). */

@@ -1,0 +1,50 @@
+// Every screen a user reaches fits a 360 px phone in all seven languages: no page wider than the
+// screen, whatever the length of a title, a metric's name or a button (the in_ID result page was
+// 362 px wide). Phone project only; the desktop has room to spare.
+import { expect, test } from '@playwright/test';
+import { denseBacktest } from './support/backtests';
+import { waitForSymbol } from './support/market';
+import { grantVip, login, register } from './support/users';
+
+const LOCALES = ['en-US', 'zh-TW', 'th-TH', 'vi-VN', 'zh-CN', 'ja-JP', 'in_ID'];
+
+test('each screen fits 360 px in every language', async ({ page, request }, info) => {
+  test.skip(info.project.name !== 'phone', 'phones only');
+  test.setTimeout(8 * 60_000);
+  await page.setViewportSize({ width: 360, height: 740 });
+  const mail = `fit.${Date.now()}@example.com`;
+  await register(request, mail);
+  grantVip(mail);
+  await waitForSymbol(request, 'binance', 'ETHUSDT');
+  const id = await denseBacktest(request, mail);
+  await login(page, mail);
+  const screens = [
+    `/pages/backtest/resultDateil/resultDetail?id=${id}`,
+    `/pages/backtest/resultDateil/fullScreenKline/fullScreenKline?id=${id}`,
+    '/pages/backtest/backtestRecord',
+    '/pages/backtest/recommend',
+    '/pages/createOrder/crypto_grid',
+    '/pages/robot/robotOrderList/robotOrderList',
+    '/pages/index/mine',
+    '/pages/personal/personal',
+    '/pages/apikey/apiList',
+    '/pages/tools/positionCalc',
+    '/pages/tools/riskCalc',
+  ];
+  const wide: string[] = [];
+  for (const locale of LOCALES) {
+    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+    for (const screen of screens) {
+      await page.goto(`/#${screen}`);
+      await page.reload();
+      await expect(page.getByTestId('page-title').or(page.getByTestId('kline-page'))).toBeVisible();
+      await page.waitForTimeout(400);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 360) {
+        wide.push(`${locale} ${screen}: ${width} px`);
+        await page.screenshot({ path: `e2e/artifacts/screens/phone/fit-${locale}-${screen.replace(/\W+/g, '_')}.png` });
+      }
+    }
+  }
+  expect(wide).toEqual([]);
+});
