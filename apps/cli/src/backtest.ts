@@ -16,7 +16,6 @@ import {
 import { computeAiSignal, scoreAiSignal } from '../../../packages/engine/src/ai/index';
 import { getStrategy, needsAi, runSettings, type SideModeName } from '@lq/strategies';
 import { CandleFileError, loadCandlesFile } from '@lq/workers';
-import { BACKTEST_RANGE_MIN_DAYS } from '@lq/contracts';
 import { CliError, intervalArg, isoArg, jsonObjectArg, parseStrict, requireArg, runMain, toJson } from './args';
 
 export const USAGE =
@@ -137,6 +136,9 @@ export function backtestFromArgs(argv: readonly string[]): BacktestCliResult & {
   const report = runBacktest(strategy, aiConfig);
   return { report, params, ai, json: v.json === true, fills: v.fills === true };
 }
+
+/** As the API's BACKTEST_RANGE_MIN_DAYS (packages/contracts; the CLI stays off contracts). */
+const BACKTEST_RANGE_MIN_DAYS = 7;
 
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : '-');
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;

@@ -252,8 +252,8 @@ describe('purge-revert: a candle sweeping both sides is a signal for each side',
     expect(long.fills[0]).toMatchObject({ action: 'open', side: 'long', time: candles.time[4] });
     expect(short.fills[0]).toMatchObject({ action: 'open', side: 'short', time: candles.time[4] });
     // Stops beyond each side's own extreme.
-    expect(long.openTickets[0]?.stopLoss ?? long.trades[0]?.stopLoss).toBeCloseTo(1.0985, 5);
-    expect(short.openTickets[0]?.stopLoss ?? short.trades[0]?.stopLoss).toBeCloseTo(1.102, 5);
+    expect(long.openTickets[0]?.stopLoss).toBeCloseTo(1.0985, 5);
+    expect(short.openTickets[0]?.stopLoss).toBeCloseTo(1.102, 5);
   });
 });
 
