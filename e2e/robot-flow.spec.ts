@@ -4,8 +4,9 @@
 // clock replays real 1m candles, two a second: see e2e/support/fake-data.ts), pauses it (no new
 // orders), continues and stops it (confirmation; positions closed, no open orders left on the
 // fake exchange), and finds it in the robot history.
+import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { FAKE_EXCHANGE_PORT } from './support/env';
+import { DATA_DIR, FAKE_EXCHANGE_PORT } from './support/env';
 import { type Envelope, grantVip, login, register } from './support/users';
 
 const MINUTE = 60_000;
@@ -42,8 +43,11 @@ async function waitForSymbol(request: APIRequestContext, symbol: string, timeout
   throw new Error(`${symbol} has no imported candles after ${timeoutMs} ms`);
 }
 
+// A fresh connection per admin read: a kept-alive socket the fake is closing answers ECONNRESET.
+const fresh = { headers: { connection: 'close' } };
+
 async function fakeState(request: APIRequestContext): Promise<FakeState> {
-  return (await (await request.get(`${FAKE_BINANCE}/__admin/state`)).json()) as FakeState;
+  return (await (await request.get(`${FAKE_BINANCE}/__admin/state`, fresh)).json()) as FakeState;
 }
 
 interface JournalEntry {
@@ -52,13 +56,28 @@ interface JournalEntry {
   params: Record<string, string>;
 }
 async function journal(request: APIRequestContext): Promise<JournalEntry[]> {
-  return (await (await request.get(`${FAKE_BINANCE}/__admin/requests`)).json()) as JournalEntry[];
+  return (await (await request.get(`${FAKE_BINANCE}/__admin/requests`, fresh)).json()) as JournalEntry[];
 }
 
 /** The robot's detail through the API, as the signed-in user. */
-async function robotDetail(page: Page, request: APIRequestContext, id: number): Promise<{ lastCandleAt: number | null; status: string }> {
+interface RobotDetailSeen {
+  lastCandleAt: number | null;
+  status: string;
+}
+
+/** A robot's whole timeline from the operator command (the API leaves the runner's gate changes out). */
+function robotEvents(id: number): { kind: string; detail: { mode?: string; at?: number } | null }[] {
+  const out = execFileSync('npm', ['run', '--silent', 'ops', '--', 'robot-events', String(id), '--json'], {
+    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
+    encoding: 'utf8',
+    timeout: MINUTE,
+  });
+  return JSON.parse(out.trim().split('\n').pop() ?? '[]') as ReturnType<typeof robotEvents>;
+}
+
+async function robotDetail(page: Page, request: APIRequestContext, id: number): Promise<RobotDetailSeen> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = (await (await request.get(`/order/api/robot/detail?id=${id}`, { headers: { Authorization: `Bearer ${token ?? ''}` } })).json()) as Envelope<{ lastCandleAt: number | null; status: string }>;
+  const res = (await (await request.get(`/order/api/robot/detail?id=${id}`, { headers: { Authorization: `Bearer ${token ?? ''}` } })).json()) as Envelope<RobotDetailSeen>;
   expect(res.code, res.msg).toBe('00000');
   return res.data;
 }
@@ -161,7 +180,11 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(robot).toHaveAttribute('data-status', 'running');
   await expect(page.getByTestId('fill-row').first()).toBeVisible({ timeout: 2 * MINUTE });
   await expect(page.getByTestId('order-row').first()).toBeVisible();
-  await expect.poll(async () => (await fakeState(request)).orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')).length).toBeGreaterThan(0);
+  // A grid keeps orders resting between fills; the replay may fill them as it moves, so give the
+  // robot a minute of its own steps to have one resting when we look.
+  await expect
+    .poll(async () => (await fakeState(request)).orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')).length, { timeout: MINUTE })
+    .toBeGreaterThan(0);
   await noHorizontalScroll(page);
   await shot(page, info, '06-trading');
 
@@ -169,10 +192,13 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await page.getByTestId('robot-pause').click();
   await expect(robot).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('robot-pause-reason')).toContainText('Done by you');
-  // The runner applies the pause at a step after it read the new status (lease heartbeat, 5 s):
-  // wait until it has stepped twenty market minutes (ten seconds) past the pause.
-  const pausedAt = (await fakeState(request)).timeMs;
-  await expect.poll(async () => (await robotDetail(page, request, robotId)).lastCandleAt ?? 0, { timeout: MINUTE }).toBeGreaterThan(pausedAt + 20 * 60_000);
+  // The runner applies the pause at a step after it read the new status (lease heartbeat, 5 s),
+  // and says so on the timeline (a `runner` event, mode paused, at that candle): wait for the
+  // robot's own gate, not for wall time, then for it to step on past it.
+  const pauseGate = () => robotEvents(robotId).find((e) => e.kind === 'runner' && e.detail?.mode === 'paused')?.detail?.at ?? 0;
+  await expect.poll(pauseGate, { timeout: 2 * MINUTE }).toBeGreaterThan(0);
+  const gate = pauseGate();
+  await expect.poll(async () => (await robotDetail(page, request, robotId)).lastCandleAt ?? 0, { timeout: MINUTE }).toBeGreaterThan(gate);
   const sentBefore = (await journal(request)).length;
   // Market time moves on (ten 1m candles) while the robot is paused: take profits may still close
   // (docs/architecture.md "Paused"), but nothing new is opened.

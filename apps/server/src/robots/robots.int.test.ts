@@ -561,6 +561,18 @@ describe('list, history, detail, orders, fills', () => {
     expect(stopped.events.map((e) => e.kind)).toEqual(['stopping', 'started']);
   });
 
+  it('gives an operator the whole timeline, the runner gate changes the API leaves out', async () => {
+    const json = await ops('robot-events', String(robotId), '--json');
+    expect(json.code, json.err).toBe(0);
+    const events = JSON.parse(json.out) as { kind: string; message: string | null; detail: Record<string, unknown> | null }[];
+    expect(events.map((e) => e.kind)).toEqual(['started', 'runner', 'error']);
+    expect(events[1].detail).toMatchObject({ gate: 'running' });
+    const table = await ops('robot-events', String(robotId));
+    expect(table.out).toMatch(/runner/);
+    expect((await ops('robot-events', 'x')).code).toBe(2);
+    expect((await ops('robot-events', '999999')).code).toBe(1);
+  });
+
   it('reads positions given as an object or a list by the runner', async () => {
     await t.database.exec(`update robots set live = $2::jsonb where id = $1`, [
       stoppedId,
