@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { DATA_DIR, FAKE_EXCHANGE_PORT } from './support/env';
+import { waitForSymbol } from './support/market';
 import { type Envelope, grantVip, login, register } from './support/users';
 
 const MINUTE = 60_000;
@@ -27,20 +28,6 @@ interface FakeState {
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/robot-flow-${step}.png`, fullPage: true });
-}
-
-/** The imports of MARKET_DATA_DIR run in the background at start: wait for BTCUSDT. */
-async function waitForSymbol(request: APIRequestContext, symbol: string, timeoutMs = 8 * MINUTE): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const list = (await (await request.get('/order/api/currency-list?dataSource=binance')).json()) as Envelope<{ symbol: string }[] | null>;
-    const status = (await (await request.get('/order/api/market-data/status')).json()) as Envelope<{ imports: { symbol: string; status: string }[] } | null>;
-    const listed = list.code === '00000' && (list.data ?? []).some((c) => c.symbol === symbol);
-    const pending = (status.data?.imports ?? []).filter((i) => i.symbol === symbol && (i.status === 'queued' || i.status === 'running'));
-    if (listed && pending.length === 0) return;
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-  throw new Error(`${symbol} has no imported candles after ${timeoutMs} ms`);
 }
 
 // A fresh connection per admin read: a kept-alive socket the fake is closing answers ECONNRESET.
@@ -124,7 +111,7 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await shot(page, info, '01-bound');
 
   // ---- a grid backtest on BTCUSDT (the shortest range allowed, 7 days): a small gap, opening at once, 1m decisions ----
-  await waitForSymbol(request, 'BTCUSDT');
+  await waitForSymbol(request, 'binance', 'BTCUSDT');
   await page.goto('/#/');
   await visible(page, 'market-switcher').click();
   await page.getByTestId('market-option-binance').click();

@@ -8,22 +8,22 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { BacktestKline } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { IconBack } from '../../components/icons';
-import { useBacktestEquity, useBacktestKline, type KlineQueryWindow } from './api';
-import { barsForWidth, downsample, equityOnBars, intervalMs, klineMarkerPoints, klineRequestFor, toCandles, toLine } from './chartData';
+import { useBacktestEquity, useBacktestKline } from './api';
+import { barsForWidth, downsample, equityOnBars, intervalMs, klineMarkerPoints, klineRequestFor, toCandles, toLine, type KlineWindow } from './chartData';
 import type { KlineView } from './charts';
 import { EmptyState, useFormatters } from './ui';
 
 const KlineChart = lazy(() => import('./charts'));
 
 /** The whole backtest at about the bars this screen shows. */
-const wholeRange = (): KlineQueryWindow => ({ maxCandles: barsForWidth(typeof window === 'undefined' ? 1000 : window.innerWidth - 80) });
+const wholeRange = (): KlineWindow => ({ maxCandles: barsForWidth(typeof window === 'undefined' ? 1000 : window.innerWidth - 80) });
 
 export default function FullScreenKlinePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = Number(search.get('id')) || undefined;
-  const [request, setRequest] = useState<KlineQueryWindow>(wholeRange);
+  const [request, setRequest] = useState<KlineWindow>(wholeRange);
   // "Fit" asks for the whole range; the chart fits once that answer is on screen.
   const [fitWanted, setFitWanted] = useState(1);
   const [fitKey, setFitKey] = useState(1);

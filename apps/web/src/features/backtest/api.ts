@@ -1,7 +1,6 @@
 // Calls of the backtest feature (paths of packages/contracts/src/backtest.ts and market.ts) and
 // their TanStack Query hooks. Running things are polled about once a second.
 import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import { KLINE_MAX_CANDLES } from '@lq/contracts';
 import type {
   BacktestCreateBody,
   BacktestCreateResult,
@@ -18,6 +17,7 @@ import type {
 } from '@lq/contracts';
 import { api } from '../../lib/session';
 import { browserStorage } from '../../lib/storage';
+import type { KlineWindow } from './chartData';
 import { getContractInfo, type ContractInfo } from './contractInfo';
 import type { SizeFacts } from './sizes';
 
@@ -231,8 +231,8 @@ export function useBacktestTrades(id: number | undefined, page: number, enabled:
   });
 }
 
-/** A window of the K-line (none: the whole backtest); the previous answer stays on screen while the next loads. */
-export function useBacktestKline(id: number | undefined, window: KlineQueryWindow = { maxCandles: KLINE_MAX_CANDLES }) {
+/** A window of the K-line (no from / to: the whole backtest); the previous answer stays on screen while the next loads. */
+export function useBacktestKline(id: number | undefined, window: KlineWindow) {
   return useQuery({
     queryKey: ['backtest', id, 'kline', window.from ?? null, window.to ?? null, window.maxCandles],
     enabled: !!id,
@@ -245,11 +245,6 @@ export function useBacktestKline(id: number | undefined, window: KlineQueryWindo
   });
 }
 
-export interface KlineQueryWindow {
-  from?: number;
-  to?: number;
-  maxCandles: number;
-}
 
 export const getRobotPrefill = (id: number) => api.get<RobotPrefill>(PATHS.robotPrefill, { query: { id } });
 

@@ -174,6 +174,7 @@ export const KLINE_BAR_PX = 5;
 /** Bars a chart of this width shows at the aimed spacing. */
 export const barsForWidth = (widthPx: number) => Math.min(800, Math.max(30, Math.floor(widthPx / KLINE_BAR_PX)));
 
+/** A K-line request: a window in ms (none: the whole backtest) and the candles wanted for it. */
 export interface KlineWindow {
   from?: number;
   to?: number;

@@ -11,7 +11,7 @@ import { showToast } from '../../lib/toast';
 import { useIsDesktop } from '../../lib/useMedia';
 import { invalidateRobots, robotAction, ROBOT_LIST_PATH, useRobotDetail, useRobotFills, type RobotAction } from './api';
 import { periodMs, splitReason } from './model';
-import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt, useReasonDetail } from './ui';
+import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt, useReasonParts } from './ui';
 import './robot.css';
 
 export default function OrderDetailPage() {
@@ -346,12 +346,11 @@ function Fact({ name, value }: { name: string; value: unknown }) {
 /** An event's message key (`robot.error.insufficientFunds`, `robot.paused` …) or plain text, in the user's language. */
 function useEventMessage() {
   const { t } = useTranslation('robot');
-  const detailOf = useReasonDetail();
+  const partsOf = useReasonParts();
   const reasonText = (reason: string | null | undefined) => {
-    const r = splitReason(reason);
+    const r = partsOf(reason);
     if (!r) return null;
-    const detail = detailOf(r.key, r.detail);
-    return r.key ? `${t(`reason.${r.key}`, { defaultValue: r.key })}${detail ? `: ${detail}` : ''}` : detail;
+    return r.label ? `${r.label}${r.detail ? `: ${r.detail}` : ''}` : r.detail;
   };
   const message = (text: string | null) => {
     if (!text) return null;

@@ -53,34 +53,35 @@ export function RobotStatusBadge({ status }: { status: RobotStatus }) {
 }
 
 /**
- * The detail after a reason's key in the user's language where it is ours (a strategy's halt: its
- * exit reason, or a strategy error); a venue's own message stays verbatim.
+ * A pause / stop reason in the user's language: its key's label, and the detail after it where it
+ * is ours (a strategy's halt: its exit reason, or a strategy error); a venue's message stays verbatim.
  */
-export function useReasonDetail() {
+export function useReasonParts() {
   const { t } = useTranslation('robot');
   const { t: tc } = useTranslation();
-  return (key: string | null, detail: string | null): string | null => {
+  const detailOf = (key: string | null, detail: string | null): string | null => {
     if (!detail) return null;
     if (key !== 'halted') return detail;
     const error = /^strategy error:\s*([\s\S]*)$/.exec(detail);
     if (error) return `${t('reason.strategyError')}${error[1] ? `: ${error[1]}` : ''}`;
     return tc(`exitReason.${detail}`, { defaultValue: detail });
   };
+  return (reason: string | null | undefined): { key: string | null; label: string | null; detail: string | null } | null => {
+    const r = splitReason(reason);
+    if (!r) return null;
+    return { key: r.key, label: r.key ? t(`reason.${r.key}`, { defaultValue: r.key }) : null, detail: detailOf(r.key, r.detail) };
+  };
 }
 
 /** A pause / stop reason in the user's language, with the venue's own message kept verbatim. */
 export function ReasonText({ reason, testId }: { reason: string | null | undefined; testId: string }) {
-  const { t } = useTranslation('robot');
-  const detailOf = useReasonDetail();
-  const r = splitReason(reason);
+  const r = useReasonParts()(reason);
   if (!r) return null;
-  const label = r.key ? t(`reason.${r.key}`, { defaultValue: r.key }) : null;
-  const detail = detailOf(r.key, r.detail);
   return (
     <p className={`rb-reason${r.key === 'user' ? ' rb-reason-user' : ''}`} data-testid={testId}>
-      {label ? <b>{label}</b> : null}
-      {label && detail ? ': ' : null}
-      {detail ? <span>{detail}</span> : null}
+      {r.label ? <b>{r.label}</b> : null}
+      {r.label && r.detail ? ': ' : null}
+      {r.detail ? <span>{r.detail}</span> : null}
     </p>
   );
 }
