@@ -153,6 +153,19 @@ test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads
   await recommend(page, info, 'BTCUSDT', 'grid', 'btc');
   const presetAi = page.getByTestId('preset-balanced').getByTestId('preset-ai');
   if (await presetAi.count()) await expect(presetAi).toContainText('%');
+  // The card's out-of-sample figures are a backtest of the preset over that window: run it, compare.
+  const oosCell = (row: number) => page.getByTestId('preset-balanced').locator('tbody tr').nth(row).locator('td').nth(1);
+  const oosReturn = (await oosCell(0).textContent())?.trim() ?? '';
+  const oosTrades = (await oosCell(3).textContent())?.trim() ?? '';
+  expect(Number(oosTrades.replace(/\D/g, ''))).toBeGreaterThan(0); // a window with trades to compare
+  const recommendation = page.url();
+  await page.getByTestId('run-oos-balanced').click();
+  await expect(page).toHaveURL(/resultDetail\?id=\d+/, { timeout: MINUTE });
+  await expect(page.getByTestId('result-detail')).toHaveAttribute('data-status', /^[245]$/, { timeout: 3 * MINUTE });
+  await expect(page.getByTestId('metric-tradeCount').locator('dd')).toHaveText(oosTrades);
+  await expect(page.getByTestId('metric-totalReturn').locator('dd')).toHaveText(oosReturn);
+  await page.goto(recommendation);
+  await expect(page.getByTestId('presets')).toBeVisible();
   await page.getByTestId('run-balanced').click();
   await readReport(page, info, 'btc');
 

@@ -76,9 +76,26 @@ async function noHorizontalScroll(page: Page): Promise<void> {
   expect(overflow).toBeLessThanOrEqual(1);
 }
 
+/** What a failed try left running: stopped and unbound after it, so a retry meets a quiet fake account. */
+let leftover: { token: string; robotId?: number; accountId?: number } | null = null;
+
+test.afterEach(async ({ request }) => {
+  if (!leftover) return;
+  const { token, robotId, accountId } = leftover;
+  leftover = null;
+  const headers = { Authorization: `Bearer ${token}` };
+  if (robotId) {
+    await request.post('/order/api/robot/stop', { headers, data: { id: robotId } });
+    await expect
+      .poll(async () => ((await (await request.get(`/order/api/robot/detail?id=${robotId}`, { headers })).json()) as Envelope<RobotDetailSeen>).data.status, { timeout: 2 * MINUTE })
+      .toBe('stopped');
+  }
+  if (accountId) await request.delete(`/user/api/apikey/unbind?id=${accountId}`, { headers });
+});
+
 test('bind a Binance key, start a grid robot from a backtest, watch it trade, pause, continue, stop', async ({ page, request }, info) => {
   // One fake account (key fake-key) serves both projects in turn: each run unbinds it at the end
-  // and leaves no order or position on it.
+  // and leaves no order or position on it (afterEach does it for a try that failed half way).
   test.setTimeout(10 * MINUTE);
   const mail = `robotflow.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
@@ -86,6 +103,11 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await login(page, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.reload();
+  leftover = { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '' };
+  // Every try starts the fake market at the same candle with an empty account, so the phone and
+  // the desktop runs (and a retry) meet the same prices: the steps below do not depend on where
+  // the replay happened to be.
+  await request.post(`${FAKE_BINANCE}/__admin/reset`, fresh);
   await request.post(`${FAKE_BINANCE}/__admin/seed`, {
     data: { account: { enableWithdrawals: false, enableFutures: true, ipRestrict: false, dualSidePosition: false, marginType: 'CROSSED' } },
   });
@@ -107,6 +129,7 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   const boundBody = (await bound.json()) as Envelope<{ account: { id: number } }>;
   expect(boundBody.code, boundBody.msg).toBe('00000');
   const accountId = boundBody.data.account.id;
+  leftover.accountId = accountId;
   await expect(page.getByTestId('apikey-bound')).toBeVisible();
   await shot(page, info, '01-bound');
 
@@ -152,6 +175,7 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   expect(createdBody.code, createdBody.msg).toBe('00000');
   await expect(page).toHaveURL(/orderDetail\?id=\d+/);
   const robotId = Number(/id=(\d+)/.exec(page.url())?.[1]);
+  leftover.robotId = robotId;
 
   // ---- robotOrderList: running, on the bound account ----
   await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
@@ -168,9 +192,15 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(page.getByTestId('fill-row').first()).toBeVisible({ timeout: 2 * MINUTE });
   await expect(page.getByTestId('order-row').first()).toBeVisible();
   // A grid keeps orders resting between fills; the replay may fill them as it moves, so give the
-  // robot a minute of its own steps to have one resting when we look.
+  // robot a minute of its own steps to have one resting when we look (or to have placed a limit
+  // order the replay filled at once).
   await expect
-    .poll(async () => (await fakeState(request)).orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')).length, { timeout: MINUTE })
+    .poll(
+      async () =>
+        (await fakeState(request)).orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')).length +
+        (await journal(request)).filter((r) => r.method === 'POST' && r.path === '/fapi/v1/order' && r.params.type === 'LIMIT').length,
+      { timeout: MINUTE },
+    )
     .toBeGreaterThan(0);
   await noHorizontalScroll(page);
   await shot(page, info, '06-trading');
@@ -232,4 +262,5 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await page.getByTestId('account-card').first().getByTestId('account-unbind').click();
   await page.getByTestId('unbind-confirm').click();
   await expect(page.getByTestId('api-list-empty')).toBeVisible();
+  leftover = null;
 });

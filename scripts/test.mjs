@@ -1,6 +1,8 @@
 // `npm test`: the whole suite. Makes sure Debian's Chromium is there for the browser tests, then
 // runs typecheck, lint, unit + integration tests (PGlite, and PostgreSQL when DATABASE_URL is
 // set), builds the web app and runs the Playwright end-to-end tests.
+// TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
+// beside the end-to-end tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -50,46 +52,70 @@ function ensureFonts() {
   });
 }
 
-/** Runs commands side by side (the machines have 2 cores; each of these is mostly one). */
-async function runTogether(jobs) {
-  const started = Date.now();
-  console.log(`\n[test] ${jobs.map((j) => j.label).join(' + ')} (side by side)`);
-  const results = await Promise.all(
-    jobs.map(
-      (j) =>
-        new Promise((resolve) => {
-          const child = spawn(j.cmd, j.args, { stdio: 'inherit', env: { ...process.env, ...(j.env ?? {}) } });
-          child.on('exit', (code) => resolve({ label: j.label, code: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) }));
-        }),
-    ),
-  );
-  for (const r of results) {
-    if (r.code !== 0) console.error(`[test] ${r.label} FAILED after ${r.seconds}s`);
-    else console.log(`[test] ${r.label} ok in ${r.seconds}s`);
-  }
-  if (results.some((r) => r.code !== 0)) process.exit(1);
+function runOne(job, started) {
+  return new Promise((resolve) => {
+    const child = spawn(job.cmd, job.args, { stdio: 'inherit', env: { ...process.env, ...(job.env ?? {}) } });
+    child.on('exit', (code) => {
+      const r = { label: job.label, code: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+      if (r.code !== 0) console.error(`[test] ${r.label} FAILED after ${r.seconds}s`);
+      else console.log(`[test] ${r.label} ok in ${r.seconds}s`);
+      resolve(r);
+    });
+  });
 }
 
-// The runner crash test spends most of its minutes waiting on child processes: it runs beside the
-// rest of the suite instead of after it (integration files otherwise run one at a time).
-const CRASH_TEST = 'apps/server/src/runner/crash.int.test.ts';
+/**
+ * Runs lanes side by side (the machines have 2 cores; each lane is mostly one); the jobs of one
+ * lane run one after another, and a lane stops at its first failure.
+ */
+async function runLanes(lanes) {
+  const started = Date.now();
+  console.log(`\n[test] ${lanes.map((lane) => lane.map((j) => j.label).join(' → ')).join(' + ')} (side by side)`);
+  const results = await Promise.all(
+    lanes.map(async (lane) => {
+      for (const job of lane) {
+        const r = await runOne(job, started);
+        if (r.code !== 0) return false;
+      }
+      return true;
+    }),
+  );
+  if (results.some((ok) => !ok)) process.exit(1);
+}
 
 const only = process.argv[2];
 ensureChromium();
 ensureFonts();
+// The second pass on PostgreSQL: the venue tests (packages/venues) open no database, so they ran
+// once; the SIGKILL tests ran their full counts on PGlite and run shorter here, the API fuzz
+// half its runs.
+const postgres = process.env.TEST_POSTGRES_URL;
+const postgresPass = postgres
+  ? [
+      {
+        label: 'integration on PostgreSQL',
+        cmd: 'npx',
+        args: ['vitest', 'run', '--project', 'integration', '--exclude', 'packages/venues/**'],
+        env: { DATABASE_URL: postgres, RUNNER_CRASH_KILLS: '8', WALLET_KILLS: '5', DEPOSIT_KILLS: '5', WITHDRAW_KILLS: '5', FUZZ_RUNS: '100' },
+      },
+    ]
+  : [];
+
 if (!only || only === 'static') {
-  await runTogether([
-    { label: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] },
-    { label: 'lint', cmd: 'npx', args: ['eslint', '.'] },
+  await runLanes([
+    [{ label: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] }],
+    [{ label: 'lint', cmd: 'npx', args: ['eslint', '.'] }],
   ]);
 }
+// The PGlite suite took 556 s alone on a 2-core machine, and 1,524 s in CI beside the PostgreSQL
+// pass: each wants more than a core. So the suites run one after another; only the browser tests,
+// which mostly wait (half a core), share the machine with the PostgreSQL pass.
 if (!only || only === 'vitest') {
-  await runTogether([
-    { label: 'unit + integration', cmd: 'npx', args: ['vitest', 'run', '--exclude', CRASH_TEST] },
-    { label: 'runner crash test', cmd: 'npx', args: ['vitest', 'run', '--project', 'integration', CRASH_TEST] },
-  ]);
+  run('unit + integration', 'npx', ['vitest', 'run']);
 }
 if (!only || only === 'e2e') {
   run('build web', 'npm', ['run', 'build', '-w', '@lq/web']);
-  run('end-to-end', 'npx', ['playwright', 'test']);
+  await runLanes([[{ label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] }], postgresPass]);
+} else if (only === 'vitest' && postgresPass.length > 0) {
+  await runLanes([postgresPass]);
 }

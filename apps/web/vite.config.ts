@@ -29,11 +29,36 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Puts the app's style sheet into index.html. A linked sheet blocks the first paint until it has
+ * arrived; inline, the boot shell paints as soon as the HTML is parsed, while the scripts load.
+ */
+function inlineCss(): Plugin {
+  return {
+    name: 'lq-inline-css',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset') return;
+      let text = String(html.source);
+      for (const [name, asset] of Object.entries(bundle)) {
+        if (asset.type !== 'asset' || !name.endsWith('.css')) continue;
+        const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${name.replace(/[.$]/g, '\\$&')}"[^>]*>`);
+        if (!link.test(text)) continue;
+        text = text.replace(link, () => `<style>${String(asset.source).replaceAll('</style', '<\\/style')}</style>`);
+        delete bundle[name];
+      }
+      html.source = text;
+    },
+  };
+}
+
 // The API is served by the same origin in production; in development vite proxies it.
 const api = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), inlineCss(), precompress()],
   base: '/',
   build: {
     outDir: 'dist',
@@ -56,7 +81,9 @@ export default defineConfig({
         advancedChunks: {
           includeDependenciesRecursively: false,
           groups: [
-            { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/ },
+            // zod apart from react-hook-form: login and register paint without it (lib/lazyResolver).
+            { name: 'zod', test: /node_modules[\\/](zod|@hookform)[\\/]/ },
+            { name: 'forms', test: /node_modules[\\/]react-hook-form[\\/]/ },
             { name: 'charts', test: /node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]/ },
           ],
         },

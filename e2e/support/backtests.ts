@@ -1,13 +1,12 @@
 // Backtests the specs need, made through the API.
 import { expect, type APIRequestContext } from '@playwright/test';
-import { type Envelope, PASSWORD } from './users';
+import { apiLogin, type Envelope } from './users';
 
 const MINUTE = 60_000;
 
 /** A grid backtest on ETHUSDT 5m that trades about two thousand times in its first days. */
 export async function denseBacktest(request: APIRequestContext, mail: string): Promise<number> {
-  const login = (await (await request.post('/user/api/login', { data: { userMail: mail, password: PASSWORD } })).json()) as Envelope<{ token: string }>;
-  const headers = { authorization: `Bearer ${login.data.token}` };
+  const headers = await apiLogin(request, mail);
   const params = { market: 'crypto', symbol: 'ETHUSDT', interval: '5m', capital: 5000, leverage: 10, side: 'long', useAiIndicator: false, addImmediately: false, unit: 'ZHANG', start: '2020-12-01', end: '2020-12-08', timezone: 'UTC', gridNumber: 10, gap: 0.05, lotsPerGrid: 1.25 };
   const created = (await (await request.post('/order/api/backtest/create', { headers, data: { strategy: 'grid', dataSource: 'binance', symbol: 'ETHUSDT', params } })).json()) as Envelope<{ backtest: { id: number } }>;
   expect(created.code, created.msg).toBe('00000');

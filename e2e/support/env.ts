@@ -9,3 +9,12 @@ export const PIDS_FILE = join(STATE_DIR, 'pids.json');
 export const DATA_DIR = join(STATE_DIR, 'data');
 /** The fake exchange (`npm run fake-exchange`): Binance on this port, OKX on the next one. */
 export const FAKE_EXCHANGE_PORT = Number(process.env.E2E_FAKE_EXCHANGE_PORT ?? 18590);
+/** The local EVM chain (hardhat) the e2e server's BEP20 deposits read; CHAIN_FILE holds its URL and the token. */
+export const CHAIN_PORT = Number(process.env.E2E_CHAIN_PORT ?? 18545);
+/**
+ * The operator's deposit key in the e2e run: account m/44'/60'/0' of the seed sha256("lightning-quant
+ * e2e deposits") — not the chain's development mnemonic, whose accounts send the test USDT.
+ */
+export const E2E_DEPOSIT_XPUB =
+  'xpub6C1oG7tBietrWF2WrQhqBu7gy4XC31GVFhV7A7PvV8dpoc72d39cjpMJrjWggpGnD4EFAFJqF2kzzoHz4it6JkJ41KTDxQoecixiB5jfHYW';
+export const CHAIN_FILE = join(STATE_DIR, 'chain.json');

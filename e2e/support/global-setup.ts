@@ -2,8 +2,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATA_DIR, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
+import { CHAIN_FILE, CHAIN_PORT, DATA_DIR, E2E_DEPOSIT_XPUB, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
 import { writeShiftedTails } from './fake-data';
+import { privateKeyToAccount } from 'viem/accounts';
+import { deployTestToken, HOT_KEY, startLocalChain } from '../../apps/server/test/local-chain';
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -51,6 +53,13 @@ export default async function globalSetup(): Promise<void> {
     detached: false,
   });
 
+  // A local EVM chain (hardhat) with the test USDT (18 decimals, as on BSC): deposits on BEP20.
+  const chain = await startLocalChain({ port: CHAIN_PORT, stateDir: STATE_DIR });
+  const usdt = await deployTestToken(chain, 18);
+  // The hot wallet (development account #3: gas on the local chain) pays withdrawals in USDT.
+  await usdt.send(privateKeyToAccount(HOT_KEY).address, 1_000_000n * 10n ** 18n);
+  writeFileSync(CHAIN_FILE, JSON.stringify({ url: chain.url, token: usdt.address }));
+
   const serverLog = openSync(join(STATE_DIR, 'server.log'), 'a');
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     stdio: ['ignore', serverLog, serverLog],
@@ -69,9 +78,21 @@ export default async function globalSetup(): Promise<void> {
       EXCHANGE_OKX_URL: `http://127.0.0.1:${FAKE_EXCHANGE_PORT + 1}`,
       // The fake exchange is local: no ccxt request spacing for the robot runner.
       RUNNER_CCXT_THROTTLE: 'false',
+      // Deposits: BEP20 open against a local chain; TRC20 left closed.
+      DEPOSIT_XPUB: E2E_DEPOSIT_XPUB,
+      BSC_RPC_URL: chain.url,
+      BSC_USDT_CONTRACT: usdt.address,
+      DEPOSIT_POLL_SECONDS: '1',
+      TRON_API_URL: '',
+      // One mail code per address per second instead of the spec's 60 s: flows that ask for two
+      // codes need not wait a minute (the 60 s rule itself is tested in apps/server).
+      MAIL_CODE_INTERVAL_SECONDS: '1',
+      // Withdrawals approved with `npm run ops -- withdraw:approve` are paid by the hot wallet.
+      WITHDRAW_PAYOUT: 'hot-wallet',
+      HOT_WALLET_KEY: HOT_KEY,
     },
   });
-  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid }));
+  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid, chain: chain.pid }));
   await waitForHealth(`http://127.0.0.1:${E2E_PORT}/readyz`, 90_000);
   await waitForHealth(`http://127.0.0.1:${FAKE_EXCHANGE_PORT}/fapi/v1/ping`, 30_000);
 }

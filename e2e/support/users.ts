@@ -32,11 +32,47 @@ export async function login(page: Page, mail: string): Promise<void> {
   await expect(page).not.toHaveURL(/login/);
 }
 
-/** Grants VIP1 with the operator command, on the e2e server's DATA_DIR (ops reaches its PGlite through the socket). */
-export function grantVip(mail: string): void {
-  execFileSync('npm', ['run', '--silent', 'ops', '--', 'user:set-level', mail, 'VIP1'], {
+/** Logs in through the API: the headers of that session. */
+export async function apiLogin(request: APIRequestContext, mail: string): Promise<{ authorization: string }> {
+  const login = (await (await request.post('/user/api/login', { data: { userMail: mail, password: PASSWORD } })).json()) as Envelope<{ token: string }>;
+  expect(login.code, login.msg).toBe('00000');
+  return { authorization: `Bearer ${login.data.token}` };
+}
+
+/** Runs `npm run ops -- …args` on the e2e server's DATA_DIR (ops reaches its PGlite through the socket); answers its output. */
+export function ops(...args: string[]): string {
+  return execFileSync('npm', ['run', '--silent', 'ops', '--', ...args], {
     env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
     stdio: 'pipe',
+    encoding: 'utf8',
     timeout: 2 * MINUTE,
   });
+}
+
+/** Grants VIP1 with the operator command. */
+export function grantVip(mail: string): void {
+  ops('user:set-level', mail, 'VIP1');
+}
+
+/** Credits (or debits) a wallet with the operator command, once per key. */
+export function adjustWallet(mail: string, amount: string, wallet: 'balance' | 'rebate', key: string): void {
+  ops('wallet:adjust', mail, amount, '--wallet', wallet, '--reason', 'e2e credit', '--key', key);
+}
+
+/** Sets the payment password through the API, with a MAIL_PAID_PWD_RESET code read from the SMTP sink. */
+export async function setPayPassword(request: APIRequestContext, mail: string, paidPwd: string): Promise<void> {
+  const headers = await apiLogin(request, mail);
+  // One code per address per MAIL_CODE_INTERVAL_SECONDS (1 s here), REGISTER's included: ask until it is sent.
+  let since = 0;
+  for (let tries = 0; ; tries++) {
+    await new Promise((r) => setTimeout(r, 1100));
+    since = Date.now();
+    const sent = (await (await request.post('/user/api/verify-code/send', { headers, data: { userMail: mail, codeType: 'MAIL_PAID_PWD_RESET' } })).json()) as Envelope<unknown>;
+    if (sent.code === '00000') break;
+    if (tries >= 30) expect(sent.code, sent.msg).toBe('00000');
+  }
+  // The sink stamps a mail when it arrives, after `since`; the register mail came at least 1.1 s before.
+  const code = await waitForCode(mail, since);
+  const set = (await (await request.post('/user/api/paid-pwd/edit', { headers, data: { code, paidPwd, paidPwdAgain: paidPwd } })).json()) as Envelope<unknown>;
+  expect(set.code, set.msg).toBe('00000');
 }

@@ -26,6 +26,9 @@ import { loggerOptions } from './platform/logger';
 import { Mailer } from './platform/mail';
 import { serveWeb } from './platform/web';
 import { robotsPlugin } from './robots';
+import { walletPlugin } from './wallet';
+import { depositsPlugin } from './deposits';
+import { withdrawalsPlugin } from './withdrawals';
 import { tradingAccountsPlugin } from './trading-accounts';
 import { usersPlugin } from './users';
 
@@ -186,6 +189,9 @@ export async function buildApp(
     await app.register(backtestsPlugin);
     await app.register(tradingAccountsPlugin);
     await app.register(robotsPlugin);
+    await app.register(walletPlugin);
+    await app.register(depositsPlugin);
+    await app.register(withdrawalsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

@@ -1,4 +1,5 @@
 import { DataDirBusyError } from '@lq/db';
+import { loadCcxt } from '@lq/venues';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, runsApi, runsRunner } from './platform/config';
 import { startRunner } from './runner';
@@ -17,6 +18,8 @@ async function main() {
   }
   const app = await buildApp(config);
   // Forex robots (exchange mt5) get their candles from the users' terminals through the bridge.
+  // The runner's venues need ccxt (seconds to import): loaded in the background from the start.
+  if (runsRunner(config.ROLE)) void loadCcxt().catch((err: unknown) => app.log.warn({ err }, 'ccxt failed to load; venues load it again on use'));
   const runner = runsRunner(config.ROLE)
     ? startRunner(app.database, config, app.log, { candleSource: (source, symbol) => (source === 'mt5' ? app.bridge.candleSource(symbol) : undefined) })
     : null;

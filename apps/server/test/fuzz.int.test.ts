@@ -43,6 +43,9 @@ beforeAll(async () => {
   binance = new FakeBinance();
   okx = new FakeOkx();
   t = await startTestApp({ env: { EXCHANGE_BINANCE_URL: await binance.listen(), EXCHANGE_OKX_URL: await okx.listen(), AUTH_CACHE_MS: '0' } });
+  // Listening, as deployed: the simulated card provider is served by this server and called over
+  // HTTP (not listening, a valid card/create would meet a provider that is down: 502 C0200).
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
   const u = await registerUser(t);
   const [row] = await t.database.exec<{ id: number }>(`update users set user_level = 'VIP1' where mail = $1 returning id::int as id`, [u.mail]);
   userId = row.id;

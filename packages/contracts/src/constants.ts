@@ -31,6 +31,9 @@ export const CODE_INPUT_MAX = 8;
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
+/** Wrong payment passwords in a row before paying locks, and for how long (wallet issue). */
+export const PAY_PWD_MAX_FAILURES = 5;
+export const PAY_LOCK_MINUTES = 15;
 
 // input rules
 export const INPUT_MAX_DEFAULT = 140;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+// No zod here: the web app's shell imports these; the schemas are in dataSourceSchema.ts.
 
 /** Market data sources. `mt5` is forex, `binance` crypto; the others are announced, not open. */
 export const DATA_SOURCES = [
@@ -16,23 +16,3 @@ export const DEFAULT_DATA_SOURCE: DataSourceType = 'mt5';
 export type Theme = 'forex' | 'crypto';
 export const themeOfDataSource = (type: string): Theme | undefined =>
   DATA_SOURCES.find((s) => s.type === type)?.market;
-
-export const dataSourceItem = z.object({
-  type: z.string(),
-  isOpen: z.boolean(),
-  text: z.string(),
-  value: z.string(),
-  icon: z.string(),
-});
-export type DataSourceItem = z.infer<typeof dataSourceItem>;
-
-export const dataSourceList = z.object({
-  list: z.array(dataSourceItem),
-  selected: z.string().nullable(),
-});
-export type DataSourceList = z.infer<typeof dataSourceList>;
-
-export const dataSourceSelectBody = z.strictObject({
-  type: z.string().trim().min(1).max(32),
-});
-export type DataSourceSelectBody = z.infer<typeof dataSourceSelectBody>;

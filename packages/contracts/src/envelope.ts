@@ -1,4 +1,4 @@
-import { z } from 'zod';
+// No zod here: the web app's first screen imports these, and zod loads only with the forms.
 
 /** The code every successful response carries (spec §8). */
 export const SUCCESS_CODE = '00000';
@@ -11,14 +11,3 @@ export interface Envelope<T = unknown> {
 }
 
 export const isSuccess = (body: Pick<Envelope, 'code'>): boolean => body.code === SUCCESS_CODE;
-
-/** zod schema of an envelope around `data` (used for OpenAPI and for typed clients). */
-export const envelopeOf = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.string(), msg: z.string(), data });
-
-/** Error responses: `data` is null, or for validation errors the offending field. */
-export const errorEnvelope = z.object({
-  code: z.string(),
-  msg: z.string(),
-  data: z.union([z.null(), z.object({ field: z.string().optional() })]),
-});

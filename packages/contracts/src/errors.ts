@@ -74,6 +74,25 @@ export const ERRORS = {
   ROBOT_NOT_RUNNING: { code: 'A0341', status: 409 },
   ROBOT_NOT_PAUSED: { code: 'A0342', status: 409 },
   ROBOT_STOPPED: { code: 'A0343', status: 409 },
+  // wallet
+  IDEMPOTENCY_KEY_REUSED: { code: 'A0350', status: 409 },
+  INSUFFICIENT_REBATE: { code: 'A0351', status: 409 },
+  PAY_LOCKED: { code: 'A0352', status: 429 },
+  // deposits
+  DEPOSIT_NETWORK_CLOSED: { code: 'A0360', status: 409 },
+  CARD_AMOUNT_OUT_OF_RANGE: { code: 'A0361', status: 422 },
+  CARD_CLOSED: { code: 'A0362', status: 409 },
+  WEBHOOK_SIGNATURE_INVALID: { code: 'A0363', status: 400 },
+  WEBHOOK_STALE: { code: 'A0364', status: 400 },
+  WEBHOOK_UNKNOWN_CHECKOUT: { code: 'A0365', status: 404 },
+  WEBHOOK_AMOUNT_MISMATCH: { code: 'A0366', status: 422 },
+  // withdrawals
+  WITHDRAW_BELOW_MIN: { code: 'A0370', status: 422 },
+  WITHDRAW_ADDRESS_INVALID: { code: 'A0371', status: 422 },
+  WITHDRAW_STATE: { code: 'A0372', status: 409 },
+  WITHDRAW_TX_INVALID: { code: 'A0373', status: 422 },
+  WITHDRAW_TX_MISMATCH: { code: 'A0374', status: 422 },
+  WITHDRAW_TX_USED: { code: 'A0375', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -20,8 +21,8 @@ import {
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 // Ids are bigint identities everywhere (mode 'number': safe below 2^53). Timestamps are timestamptz.
-// Wallets, ledger, seats and slots come in later migrations; users already carry the referrer
-// (bound once at registration) and the level they need.
+// Users carry the referrer (bound once at registration) and the level they need; the wallet
+// ledger is at the end of this file.
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -40,6 +41,9 @@ export const users = pgTable(
     locale: text('locale').notNull().default('zh-TW'),
     nickname: text('nickname'),
     payPwdHash: text('pay_pwd_hash'),
+    /** Wrong payment passwords in a row; at 5 paying locks until pay_locked_until (15 minutes). */
+    payPwdFailures: smallint('pay_pwd_failures').notNull().default(0),
+    payLockedUntil: timestamp('pay_locked_until', { withTimezone: true }),
     selectedDataSource: text('selected_data_source'),
     /** ISO country of residence declared at registration. */
     country: text('country').notNull(),
@@ -507,6 +511,306 @@ export const mt5Deals = pgTable(
   (t) => [uniqueIndex('mt5_deals_account_deal_key').on(t.accountId, t.deal)],
 );
 
+// ---- Wallet ledger ----------------------------------------------------------------------------
+// Double entry (TigerBeetle's model): every movement is one entry whose lines sum to zero. Amounts
+// are micro-units (6 decimals) in BIGINT, `bigint` in code, never a JS number. An account's
+// `posted` is credits − debits of its posted lines; a pending entry (a hold) counts in
+// `pending_in` / `pending_out` until it is posted or voided. User wallets may not overdraw:
+// posted − pending_out ≥ 0, checked by the ledger and enforced by the database.
+
+/** Ledger accounts: each user's balance and rebate wallet, and the platform's own accounts. */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: id(),
+    /** `user:<id>:balance`, `user:<id>:rebate`, `platform:<kind>`. */
+    code: text('code').notNull(),
+    /** balance | rebate | revenue | fees | deposit_clearing | withdrawal_holds | rebate_expense | adjustments */
+    kind: text('kind').notNull(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    noOverdraft: boolean('no_overdraft').notNull(),
+    posted: bigint('posted', { mode: 'bigint' }).notNull().default(sql`0`),
+    pendingIn: bigint('pending_in', { mode: 'bigint' }).notNull().default(sql`0`),
+    pendingOut: bigint('pending_out', { mode: 'bigint' }).notNull().default(sql`0`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_code_key').on(t.code),
+    uniqueIndex('ledger_accounts_user_kind_key').on(t.userId, t.kind),
+    check('ledger_accounts_no_overdraft', sql`not ${t.noOverdraft} or ${t.posted} - ${t.pendingOut} >= 0`),
+    check('ledger_accounts_pending_non_negative', sql`${t.pendingIn} >= 0 and ${t.pendingOut} >= 0`),
+  ],
+);
+
+/** Journal entries: one per movement, unique per idempotency key. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** sha-256 of the command: the same key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** What moved: adjust, transfer, deposit, withdrawal, … */
+    kind: text('kind').notNull(),
+    /** posted | pending | voided */
+    status: text('status').notNull(),
+    /** The user the movement belongs to (their records), null for platform-only entries. */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    memo: text('memo'),
+    meta: jsonb('meta'),
+    createdAt: createdAt(),
+    /** When a pending entry was posted or voided, and the key of that command. */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolutionKey: text('resolution_key'),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_key').on(t.idempotencyKey),
+    uniqueIndex('ledger_entries_resolution_key').on(t.resolutionKey),
+    index('ledger_entries_user_idx').on(t.userId, t.id),
+    check('ledger_entries_status', sql`${t.status} in ('posted', 'pending', 'voided')`),
+  ],
+);
+
+/** Lines of an entry: a signed amount on one account (+ credit, − debit); an entry's lines sum to zero. */
+export const ledgerLines = pgTable(
+  'ledger_lines',
+  {
+    id: id(),
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** The account's posted balance once this line was posted (null while pending or voided). */
+    balanceAfter: bigint('balance_after', { mode: 'bigint' }),
+    /** Copied from the account and the entry (both never change): a user's records are one index range. */
+    userId: bigint('user_id', { mode: 'number' }),
+    kind: text('kind'),
+  },
+  (t) => [
+    index('ledger_lines_entry_idx').on(t.entryId),
+    index('ledger_lines_account_idx').on(t.accountId, t.id),
+    index('ledger_lines_user_idx').on(t.userId, t.id),
+    index('ledger_lines_user_kind_idx').on(t.userId, t.kind, t.id),
+    check('ledger_lines_amount_non_zero', sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Wallet record exports (pg-boss job `wallet-export`): exporting → exported | failed; files kept 3 days. */
+export const walletExports = pgTable(
+  'wallet_exports',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** csv | xlsx */
+    format: text('format').notNull(),
+    fromMs: bigint('from_ms', { mode: 'number' }),
+    toMs: bigint('to_ms', { mode: 'number' }),
+    /** exporting | exported | failed */
+    status: text('status').notNull(),
+    rows: integer('rows'),
+    /** File name under <DATA_DIR>/exports (null until exported). */
+    file: text('file'),
+    error: text('error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('wallet_exports_user_idx').on(t.userId, t.id), check('wallet_exports_status', sql`${t.status} in ('exporting', 'exported', 'failed')`)],
+);
+
+/**
+ * Deposit addresses: one per user and network, derived from the operator's extended public key at
+ * `0/<user id>`. BEP20 and TRC20 share the 20 bytes; the chain watcher matches transfers by them.
+ */
+export const depositAddresses = pgTable(
+  'deposit_addresses',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** BEP20 | TRC20 */
+    network: text('network').notNull(),
+    derivationIndex: bigint('derivation_index', { mode: 'number' }).notNull(),
+    /** As the user sees it: an EVM checksum address (BEP20) or a Tron base58check address (TRC20). */
+    address: text('address').notNull(),
+    /** The 20 address bytes as lowercase 0x hex. */
+    addressHex: text('address_hex').notNull(),
+    /** BIP32 fingerprint of the extended key it came from (the key may be rotated; old addresses stay watched). */
+    keyFingerprint: bigint('key_fingerprint', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.network] }),
+    uniqueIndex('deposit_addresses_network_hex_key').on(t.network, t.addressHex),
+    check('deposit_addresses_network', sql`${t.network} in ('BEP20', 'TRC20')`),
+  ],
+);
+
+/** Per network, where the deposit watcher reads the chain next, and how its last attempt went. */
+export const chainCursors = pgTable('chain_cursors', {
+  /** BEP20 | TRC20 */
+  network: text('network').primaryKey(),
+  /** The first block not yet final for us: every block below it was scanned with its confirmations complete. */
+  nextBlock: bigint('next_block', { mode: 'number' }).notNull(),
+  /** The chain's head at the last successful scan (confirmations are counted from it). */
+  lastHead: bigint('last_head', { mode: 'number' }),
+  chainId: bigint('chain_id', { mode: 'number' }),
+  scannedAt: timestamp('scanned_at', { withTimezone: true }),
+  /** Consecutive failed scans (the watcher backs off) and the last error, for the operator. */
+  failures: integer('failures').notNull().default(0),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+});
+
+/**
+ * USDT transfers to deposit addresses, one per (network, tx hash, log index): pending while
+ * unconfirmed (dropped if a reorganisation removes it), confirmed once deep enough, credited by
+ * one ledger entry per batch (a batch gathers transfers below the minimum until they reach it).
+ */
+export const chainDeposits = pgTable(
+  'chain_deposits',
+  {
+    id: id(),
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    /** The deposit address's 20 bytes (lowercase 0x hex). */
+    toHex: text('to_hex').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** The token's own units as sent (18 decimals on BSC, 6 on Tron), exact. */
+    rawAmount: numeric('raw_amount', { precision: 78, scale: 0 }).notNull(),
+    /** Micro-USDT credited: the raw amount rounded down to 6 decimals. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** pending | dropped | confirmed | credited */
+    status: text('status').notNull(),
+    /** The ledger entry's idempotency key, set before it is posted (a crash re-posts the same batch). */
+    batchKey: text('batch_key'),
+    entryId: bigint('entry_id', { mode: 'number' }),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    creditedAt: timestamp('credited_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('chain_deposits_transfer_key').on(t.network, t.txHash, t.logIndex),
+    index('chain_deposits_user_idx').on(t.userId, t.id),
+    index('chain_deposits_open_idx').on(t.network, t.status, t.blockNumber).where(sql`${t.status} in ('pending', 'confirmed')`),
+    index('chain_deposits_batch_idx').on(t.batchKey),
+    check('chain_deposits_status', sql`${t.status} in ('pending', 'dropped', 'confirmed', 'credited')`),
+    check('chain_deposits_amount', sql`${t.amount} >= 0`),
+  ],
+);
+
+/** Card deposits through a hosted checkout: open → paid (credited once) | expired | failed. */
+export const cardCheckouts = pgTable(
+  'card_checkouts',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** The client's key for this checkout: a retried create answers the same checkout. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    provider: text('provider').notNull(),
+    /** The provider's session id (null until the provider answered). */
+    providerSession: text('provider_session'),
+    checkoutUrl: text('checkout_url'),
+    /** Micro-USDT to credit. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** open | paid | expired | failed */
+    status: text('status').notNull(),
+    entryId: bigint('entry_id', { mode: 'number' }),
+    error: text('error'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('card_checkouts_user_key').on(t.userId, t.idempotencyKey),
+    uniqueIndex('card_checkouts_session_key').on(t.provider, t.providerSession),
+    index('card_checkouts_user_idx').on(t.userId, t.id),
+    check('card_checkouts_status', sql`${t.status} in ('open', 'paid', 'expired', 'failed')`),
+    check('card_checkouts_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Payment webhooks received, one per (provider, event id): a replayed delivery is answered, not applied again. */
+export const cardEvents = pgTable(
+  'card_events',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    checkoutId: bigint('checkout_id', { mode: 'number' }).references(() => cardCheckouts.id),
+    /** What it did: credited, expired, ignored, or why it was refused. */
+    outcome: text('outcome').notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [uniqueIndex('card_events_event_key').on(t.provider, t.eventId)],
+);
+
+/**
+ * Withdrawals: amount + fee held by a pending ledger entry at request, posted once paid out or
+ * voided when rejected or failed. pendingReview → processing → completed | rejected | failed.
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** The client's key: the same request answers the same withdrawal; another body under it is refused. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** BEP20 | TRC20 */
+    network: text('network').notNull(),
+    address: text('address').notNull(),
+    /** Micro-Lightning: what arrives, and the fee on top. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    /** pendingReview | processing | completed | rejected | failed */
+    status: text('status').notNull(),
+    holdEntryId: bigint('hold_entry_id', { mode: 'number' }),
+    txHash: text('tx_hash'),
+    reason: text('reason'),
+    /** Who let it through: `auto` (below the operator's limit) or `operator`; when. */
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** How it was paid: `manual` (the operator sent it and entered the hash) or `hot-wallet`. */
+    payout: text('payout'),
+    /** The last look at the payout on chain, in the operator's words ("12/15 confirmations", "pays 9 …"). */
+    payoutCheck: text('payout_check'),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Hot-wallet payouts: the signed transaction, kept before it is sent (a restart re-sends it, never signs another), its sender and nonce. */
+    payoutRaw: text('payout_raw'),
+    payoutFrom: text('payout_from'),
+    payoutNonce: bigint('payout_nonce', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('withdrawals_user_key').on(t.userId, t.idempotencyKey),
+    index('withdrawals_user_idx').on(t.userId, t.id),
+    index('withdrawals_status_idx').on(t.status, t.id),
+    // One transaction pays one withdrawal: a hash entered twice is refused.
+    uniqueIndex('withdrawals_tx_key').on(t.network, t.txHash),
+    // One nonce of the hot wallet signs one payout: two signed with the same could not both land.
+    uniqueIndex('withdrawals_payout_nonce_key').on(t.payoutFrom, t.payoutNonce),
+    check('withdrawals_status', sql`${t.status} in ('pendingReview', 'processing', 'completed', 'rejected', 'failed')`),
+    check('withdrawals_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -517,3 +821,5 @@ export type TradingAccountRow = typeof tradingAccounts.$inferSelect;
 export type RobotRow = typeof robots.$inferSelect;
 export type RobotIntentRow = typeof robotIntents.$inferSelect;
 export type RobotFillRow = typeof robotFills.$inferSelect;
+export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;

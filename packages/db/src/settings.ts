@@ -3,7 +3,11 @@ import type { Database } from './open';
 import { appSettings } from './schema';
 
 /** Keys of operator switches kept in app_settings. */
-export const SETTING_KEYS = { backtestMaintenance: 'backtest.maintenance' } as const;
+export const SETTING_KEYS = {
+  backtestMaintenance: 'backtest.maintenance',
+  /** `{amount}`: withdrawals below it (a decimal string) skip the operator's review; '0': none do. */
+  withdrawAutoApproveBelow: 'withdraw.autoApproveBelow',
+} as const;
 
 export async function getSetting<T>(db: Database, key: string): Promise<T | undefined> {
   const rows = await db

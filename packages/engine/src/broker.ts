@@ -222,6 +222,8 @@ export class SimulatedBroker implements Broker {
   private readonly makerFee: number = NaN;
   private readonly takerFee: number = NaN;
   readonly spread: number = NaN;
+  /** 10^digits of a price: ask-side levels are snapped to this grid (see `bidLevel`). */
+  private readonly priceScale: number = 1;
   private readonly slip: number = NaN;
   private readonly mmRate: number = NaN;
   readonly usdBase: boolean = false;
@@ -272,6 +274,7 @@ export class SimulatedBroker implements Broker {
     this.makerFee = opts.makerFee;
     this.takerFee = opts.takerFee;
     this.spread = (opts.spreadPoints ?? 0) * inst.point;
+    this.priceScale = 10 ** inst.digits;
     this.slip = (opts.slippagePoints ?? 0) * inst.point;
     // Maintenance never exceeds half the initial margin (a 50 % stop-out level at high leverage).
     this.mmRate = Math.min(inst.maintenanceMarginRate, 0.5 / opts.leverage);
@@ -478,14 +481,8 @@ export class SimulatedBroker implements Broker {
       if (!(price !== undefined && price > 0 && Number.isFinite(price))) {
         throw new OrderRejectedError(`${type} order "${tag}" needs a positive price`, tag);
       }
-      const s = this.spread;
-      if (type === 'limit') {
-        up = !buy;
-        level = buy ? price - s : price;
-      } else {
-        up = buy;
-        level = buy ? price - s : price;
-      }
+      up = type === 'limit' ? !buy : buy;
+      level = buy ? this.bidLevel(price) : price;
       const ref = this.cur;
       taker = type === 'stop' || (Number.isFinite(ref) && (up ? ref >= level : ref <= level));
     }
@@ -550,7 +547,7 @@ export class SimulatedBroker implements Broker {
   }
 
   private marketPrice(buy: boolean): number {
-    return buy ? this.cur + this.spread + this.slip : this.cur - this.slip;
+    return buy ? this.askAt(this.cur) + this.slip : this.cur - this.slip;
   }
 
   /** Moves the path price to `target`, firing every trigger crossed, nearest first. */
@@ -587,13 +584,12 @@ export class SimulatedBroker implements Broker {
 
   private fire(hit: Hit, ref: SimOrder | SimTicket | null): void {
     const cur = this.cur;
-    const s = this.spread;
     switch (hit) {
       case Hit.Order: {
         const o = ref as SimOrder;
         let price: number;
-        if (o.type === 'limit') price = o.buy ? Math.min(o.price, cur + s) : Math.max(o.price, cur);
-        else price = o.buy ? Math.max(o.price, cur + s) + this.slip : Math.min(o.price, cur) - this.slip;
+        if (o.type === 'limit') price = o.buy ? Math.min(o.price, this.askAt(cur)) : Math.max(o.price, cur);
+        else price = o.buy ? Math.max(o.price, this.askAt(cur)) + this.slip : Math.min(o.price, cur) - this.slip;
         const maker = o.type === 'limit' && !o.taker;
         if (o.open) this.fillOpen(o, price, maker);
         else {
@@ -606,14 +602,14 @@ export class SimulatedBroker implements Broker {
       case Hit.TakeProfit: {
         const t = ref as SimTicket;
         const tp = t.takeProfit as number;
-        const price = t.side === 'long' ? Math.max(tp, cur) : Math.min(tp, cur + s);
+        const price = t.side === 'long' ? Math.max(tp, cur) : Math.min(tp, this.askAt(cur));
         this.closeTicket(t, price, true, t.tpReason);
         break;
       }
       case Hit.StopLoss: {
         const t = ref as SimTicket;
         const sl = t.stopLoss as number;
-        const price = t.side === 'long' ? Math.min(sl, cur) - this.slip : Math.max(sl, cur + s) + this.slip;
+        const price = t.side === 'long' ? Math.min(sl, cur) - this.slip : Math.max(sl, this.askAt(cur)) + this.slip;
         this.closeTicket(t, price, false, t.slReason);
         break;
       }
@@ -763,7 +759,7 @@ export class SimulatedBroker implements Broker {
     while (this.pending.length > 0) this.removeOrder(this.pending[this.pending.length - 1]);
     while (this.tickets.length > 0) {
       const t = this.tickets[0];
-      this.closeTicket(t, t.side === 'long' ? bid : bid + this.spread, false, 'liquidation');
+      this.closeTicket(t, t.side === 'long' ? bid : this.askAt(bid), false, 'liquidation');
     }
     this.stopReason = `liquidated at ${bid}: equity ${equity.toFixed(2)} fell to the maintenance margin`;
   }
@@ -822,13 +818,37 @@ export class SimulatedBroker implements Broker {
   }
 
   private setTicketLevels(t: SimTicket): void {
-    const s = this.spread;
     const long = t.side === 'long';
     // Long: TP is a sell limit (fires on a rise), SL a sell stop (on a fall). Short: mirrored, at the ask.
-    t.tpLevel = t.takeProfit === null ? NaN : long ? t.takeProfit : t.takeProfit - s;
+    t.tpLevel = t.takeProfit === null ? NaN : long ? t.takeProfit : this.bidLevel(t.takeProfit);
     t.tpUp = long;
-    t.slLevel = t.stopLoss === null ? NaN : long ? t.stopLoss : t.stopLoss - s;
+    t.slLevel = t.stopLoss === null ? NaN : long ? t.stopLoss : this.bidLevel(t.stopLoss);
     t.slUp = !long;
+  }
+
+  /**
+   * The bid at which an ask-side level (a buy order's price, a short's TP / SL) fires: price −
+   * spread on the price grid. 1.05001 − 0.0002 is 1.0498100000000001 in floats, above the bid tick
+   * 1.04981, so the candle whose ask touched the stop exactly would not have fired it.
+   */
+  private bidLevel(price: number): number {
+    return this.spread === 0 ? price : this.onGrid(price - this.spread);
+  }
+
+  /** The ask at a bid, on the price grid (a buy limit touched exactly fills at its own price). */
+  private askAt(bid: number): number {
+    return this.spread === 0 ? bid : this.onGrid(bid + this.spread);
+  }
+
+  /**
+   * `x` put on the instrument's price grid when it is within a millionth of a grid step of it (float
+   * noise of a sum of prices); k / 10^digits is the very double the candles' decimals parse to.
+   * Off-grid values (a fill with slippage, an off-grid order price) are left as they are.
+   */
+  private onGrid(x: number): number {
+    const scale = this.priceScale;
+    const k = Math.round(x * scale);
+    return Math.abs(x * scale - k) < 1e-6 ? k / scale : x;
   }
 
   /** Recomputes the nearest rising and falling trigger, including the liquidation price. */

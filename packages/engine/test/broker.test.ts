@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { candlesFromRows, getInstrument, runBacktest, type BacktestConfig, type Fill, type Intent, type Strategy, type StrategyView } from '../src';
 
 const H = 3_600_000;
@@ -217,5 +218,51 @@ describe('metrics', () => {
     expect(r.monthlyReturns[0].month).toBe('1970-01');
     expect(r.monthlyReturns[0].return).toBeCloseTo(-5 / 100_000, 12);
     expect(r.exposureTime).toBeCloseTo(4 / 6, 12);
+  });
+});
+
+describe('levels on the price grid', () => {
+  // Ask-side levels are compared on the bid: a short's stop P fires when bid + spread ≥ P, i.e. at
+  // bid P − spread. In floats, 1.05001 − 0.0002 is 1.0498100000000001, above the bid tick 1.04981:
+  // the ask touched the stop exactly and it did not fill (about one price in ten on EURUSD).
+  const spreadPoints = 20;
+  const bidOf = (ask: number) => Number((ask - spreadPoints * eur.point).toFixed(eur.digits));
+  const forex = (c: ReturnType<typeof candles>) => base(c, { instrument: eur, spreadPoints, makerFee: 0, takerFee: 0, leverage: 100 });
+
+  it("a short leg's stop fills on the candle whose ask touches it exactly", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 105_000, max: 115_000 }), (k) => {
+        const stop = Number((k * eur.point).toFixed(eur.digits));
+        const entryBid = bidOf(stop) - 0.001;
+        const touch = bidOf(stop);
+        const c = candles([[entryBid, entryBid, entryBid, entryBid], [entryBid, entryBid, entryBid, entryBid], [entryBid, touch, entryBid, entryBid], [entryBid, entryBid, entryBid, entryBid]]);
+        const { strategy } = scripted({ 0: [{ kind: 'open', tag: 'a', side: 'short', qty: 1, type: 'market', stopLoss: stop }] });
+        const trade = runBacktest(strategy, forex(c)).trades[0];
+        expect(trade).toMatchObject({ reason: 'orderStopLoss', exitTime: 2 * H, exitPrice: stop });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a buy stop and a buy limit fire on the tick where the ask reaches their price', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 105_000, max: 115_000 }), (k) => {
+        const price = Number((k * eur.point).toFixed(eur.digits));
+        const touch = bidOf(price);
+        const below = touch - 0.001;
+        const above = touch + 0.001;
+        // Buy stop: the ask rises to the price.
+        const up = candles([[below, below, below, below], [below, touch, below, below], [below, below, below, below]]);
+        const stop = scripted({ 0: [{ kind: 'open', tag: 's', side: 'long', qty: 1, type: 'stop', price }] });
+        runBacktest(stop.strategy, forex(up));
+        expect(stop.fills[0]).toMatchObject({ tag: 's', time: H });
+        // Buy limit: the ask falls to the price.
+        const down = candles([[above, above, above, above], [above, above, touch, above], [above, above, above, above]]);
+        const limit = scripted({ 0: [{ kind: 'open', tag: 'l', side: 'long', qty: 1, type: 'limit', price }] });
+        runBacktest(limit.strategy, forex(down));
+        expect(limit.fills[0]).toMatchObject({ tag: 'l', time: H, price });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

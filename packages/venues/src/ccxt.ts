@@ -1,30 +1,10 @@
 // ccxt venue adapter: Binance USDⓈ-M (`binanceusdm`) and OKX USDT swaps (`okx`). Every ccxt error
 // is translated here into a VenueError by what the caller must do; reads retry, order placement is
 // never resent (an unknown outcome is resolved by querying the client order id).
-import {
-  binanceusdm,
-  okx,
-  AuthenticationError,
-  BadRequest,
-  BadResponse,
-  BadSymbol,
-  ArgumentsRequired,
-  DDoSProtection,
-  ExchangeError,
-  InsufficientFunds,
-  InvalidNonce,
-  InvalidOrder,
-  NoChange,
-  NotSupported,
-  OperationFailed,
-  OperationRejected,
-  OrderNotFound,
-  RateLimitExceeded,
-  type Exchange,
-  type Market as CcxtMarket,
-  type Order as CcxtOrder,
-  type Str,
-} from 'ccxt';
+// ccxt takes seconds to import (every exchange it has): it is loaded by the first venue that calls
+// out, not by importing @lq/venues (every server test, child process and boot would pay for it).
+import type * as CcxtLib from 'ccxt';
+import type { Exchange, Market as CcxtMarket, Order as CcxtOrder, Str, okx } from 'ccxt';
 import type { VenueSizeSpec } from '@lq/engine';
 import { CLIENT_ORDER_ID_FORMAT } from './client-order-id';
 import {
@@ -58,6 +38,15 @@ export interface CcxtVenueConfig {
   resolveWindowMs?: number;
   /** Injected for tests; defaults to setTimeout. */
   sleep?: (ms: number) => Promise<void>;
+  /** ccxt's own request spacing (default on; off against a local fake exchange). */
+  enableRateLimit?: boolean;
+}
+
+type Ccxt = typeof CcxtLib;
+let ccxtLib: Ccxt | undefined;
+/** The ccxt module, imported once on first use. */
+export async function loadCcxt(): Promise<Ccxt> {
+  return (ccxtLib ??= await import('ccxt'));
 }
 
 export interface VenueMarket {
@@ -185,13 +174,16 @@ export interface Venue {
 }
 
 /** binanceusdm whose error map also applies off fapi.binance.com (venues.md §1 gotcha). */
-class BinanceUsdm extends binanceusdm {
-  override getExceptionsByUrl(url: Str, exactOrBroad: string): Record<string, unknown> {
-    const type = url?.includes('/fapi/') ? 'linear' : url?.includes('/sapi/') ? 'spot' : undefined;
-    if (type === undefined) return super.getExceptionsByUrl(url, exactOrBroad);
-    return this.safeDict(this.safeDict(this.exceptions, type, {}) ?? {}, exactOrBroad, {}) ?? {};
-  }
+function binanceUsdmClass(lib: Ccxt) {
+  return class BinanceUsdm extends lib.binanceusdm {
+    override getExceptionsByUrl(url: Str, exactOrBroad: string): Record<string, unknown> {
+      const type = url?.includes('/fapi/') ? 'linear' : url?.includes('/sapi/') ? 'spot' : undefined;
+      if (type === undefined) return super.getExceptionsByUrl(url, exactOrBroad);
+      return this.safeDict(this.safeDict(this.exceptions, type, {}) ?? {}, exactOrBroad, {}) ?? {};
+    }
+  };
 }
+let BinanceUsdm: ReturnType<typeof binanceUsdmClass> | undefined;
 
 const DUPLICATE_CODES = new Set(['-4116', '51016']);
 /** Venue refusals ccxt leaves as plain ExchangeError (OKX 51169: reduce-only without a position). */
@@ -211,7 +203,7 @@ export function venueCodeOf(e: unknown): string | null {
 const defaultSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class CcxtVenue implements Venue {
-  readonly exchange: Exchange;
+  private ex: Exchange | undefined;
   private markets = new Map<string, VenueMarket>();
   private readonly sleep: (ms: number) => Promise<void>;
   /** No call before this time (epoch ms): set by a 429 / 418 Retry-After. */
@@ -219,27 +211,43 @@ export class CcxtVenue implements Venue {
 
   constructor(private readonly cfg: CcxtVenueConfig) {
     this.sleep = cfg.sleep ?? defaultSleep;
+  }
+
+  /** The ccxt exchange; `open()` first (every call out does). */
+  get exchange(): Exchange {
+    if (!this.ex) throw new Error('CcxtVenue: open() first');
+    return this.ex;
+  }
+
+  /** Loads ccxt (once per process) and creates the exchange (once per venue). */
+  async open(): Promise<Exchange> {
+    if (this.ex) return this.ex;
+    const lib = await loadCcxt();
+    if (this.ex) return this.ex;
+    const cfg = this.cfg;
     const common = {
       apiKey: cfg.apiKey,
       secret: cfg.secret,
       timeout: cfg.timeoutMs ?? 10_000,
-      enableRateLimit: true,
+      enableRateLimit: cfg.enableRateLimit ?? true,
     };
     if (cfg.venue === 'binanceusdm') {
-      this.exchange = new BinanceUsdm({ ...common, options: { fetchCurrencies: false, recvWindow: 10_000, maxRetriesOnFailure: 0 } });
+      BinanceUsdm ??= binanceUsdmClass(lib);
+      this.ex = new BinanceUsdm({ ...common, options: { fetchCurrencies: false, recvWindow: 10_000, maxRetriesOnFailure: 0 } });
     } else {
-      this.exchange = new okx({
+      this.ex = new lib.okx({
         ...common,
         password: cfg.password,
         has: { fetchCurrencies: false },
         options: { fetchMarkets: { types: ['swap'] }, defaultType: 'swap', maxRetriesOnFailure: 0 },
       });
     }
-    if (cfg.origin) this.setOrigin(cfg.origin);
+    if (cfg.origin) this.setOrigin(this.ex, cfg.origin);
+    return this.ex;
   }
 
-  private setOrigin(origin: string): void {
-    const api = this.exchange.urls.api as Record<string, unknown>;
+  private setOrigin(exchange: Exchange, origin: string): void {
+    const api = exchange.urls.api as Record<string, unknown>;
     for (const k of Object.keys(api)) {
       if (typeof api[k] === 'string') api[k] = (api[k]).replace(/^https?:\/\/[^/]+/, origin.replace(/\/$/, ''));
     }
@@ -248,7 +256,7 @@ export class CcxtVenue implements Venue {
   // ---- error translation -------------------------------------------------------------------
 
   private retryAfterMs(): number | null {
-    const h = (this.exchange.last_response_headers ?? {}) as Record<string, string>;
+    const h = (this.ex?.last_response_headers ?? {}) as Record<string, string>;
     const v = h['Retry-After'] ?? h['retry-after'];
     if (v === undefined) return null;
     const s = Number(v);
@@ -261,6 +269,10 @@ export class CcxtVenue implements Venue {
     const code = venueCodeOf(e);
     const msg = e instanceof Error ? e.message : String(e);
     const src = e instanceof Error ? e.constructor.name : null;
+    // Before ccxt is loaded nothing can have thrown one of its errors.
+    const lib = ccxtLib;
+    if (!lib) return new VenueFaultError(msg, code, src);
+    const { DDoSProtection, RateLimitExceeded, InvalidNonce, OperationFailed, BadResponse, AuthenticationError, InsufficientFunds, BadSymbol, NotSupported, ArgumentsRequired, InvalidOrder, BadRequest, OperationRejected, ExchangeError } = lib;
     if (e instanceof DDoSProtection || e instanceof RateLimitExceeded) {
       const after = this.retryAfterMs();
       if (after !== null) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + Math.min(after, this.cfg.maxWaitMs ?? 30_000));
@@ -292,6 +304,7 @@ export class CcxtVenue implements Venue {
   private async read<T>(fn: (attempt: number) => Promise<T>): Promise<T> {
     const attempts = this.cfg.readAttempts ?? 4;
     let backoff = this.cfg.backoffMs ?? 250;
+    await this.open();
     for (let i = 1; ; i++) {
       await this.waitRateLimit();
       try {
@@ -376,7 +389,7 @@ export class CcxtVenue implements Venue {
       const o = await this.read(() => this.exchange.fetchOrder('', m.ccxtSymbol, { clientOrderId }));
       return toVenueOrder(o, m);
     } catch (e) {
-      if (e instanceof VenueError && e.source === OrderNotFound.name) return null;
+      if (e instanceof VenueError && e.source === 'OrderNotFound') return null;
       throw e;
     }
   }
@@ -439,8 +452,8 @@ export class CcxtVenue implements Venue {
         if (live) return live;
       }
       const err = this.translate(e, 'write', req.clientOrderId);
-      if (err.source === InvalidNonce.name || (code !== null && NOT_PROCESSED_CODES.has(code))) {
-        if (err.source === InvalidNonce.name) await this.resyncClock();
+      if (err.source === 'InvalidNonce' || (code !== null && NOT_PROCESSED_CODES.has(code))) {
+        if (err.source === 'InvalidNonce') await this.resyncClock();
         throw err.action === 'retry' ? err : new VenueRetryableError(err.message, code, err.source);
       }
       if (err.action === 'resolve') return this.resolve(req, err);
@@ -487,7 +500,7 @@ export class CcxtVenue implements Venue {
       return toVenueOrder(o, m);
     } catch (e) {
       // Unknown to the venue, or no longer open: the order's final state (or null) is the answer.
-      if (e instanceof OrderNotFound) return this.fetchOrder(symbol, clientOrderId);
+      if (ccxtLib && e instanceof ccxtLib.OrderNotFound) return this.fetchOrder(symbol, clientOrderId);
       const err = this.translate(e, 'write', clientOrderId);
       if (err.action === 'resolve') {
         // Cancelling is idempotent at the venue, but we still only query: the caller sees the state.
@@ -503,8 +516,8 @@ export class CcxtVenue implements Venue {
     const m = await this.market(symbol);
     let check: Omit<KeyCheck, 'problems' | 'warnings'>;
     let accountLevelOk = true;
-    if (this.exchange instanceof BinanceUsdm) {
-      const ex = this.exchange;
+    if (this.cfg.venue === 'binanceusdm') {
+      const ex = this.exchange as InstanceType<NonNullable<typeof BinanceUsdm>>;
       const r = await this.read(() => ex.sapiGetAccountApiRestrictions());
       const mode = await this.read(() => ex.fetchPositionMode(m.ccxtSymbol));
       const margin = await this.read(() => ex.fetchMarginMode(m.ccxtSymbol));
@@ -544,7 +557,7 @@ export class CcxtVenue implements Venue {
   async ensureCrossOneWay(symbol: string, leverage: number): Promise<void> {
     const m = await this.market(symbol);
     const done = (e: unknown): void => {
-      if (e instanceof NoChange) return;
+      if (ccxtLib && e instanceof ccxtLib.NoChange) return;
       if (venueCodeOf(e) === '-4059') return;
       throw this.translate(e, 'read');
     };

@@ -37,14 +37,15 @@ afterAll(async () => {
   await okx.close();
 });
 
-const bVenue = () => new CcxtVenue({ venue: 'binanceusdm', apiKey: 'fake-key', secret: 'fake-secret', origin: bOrigin, timeoutMs: 2000 });
-const oVenue = () => new CcxtVenue({ venue: 'okx', apiKey: 'fake-key', secret: 'fake-secret', password: 'fake-pass', origin: oOrigin, timeoutMs: 2000 });
+const opened = async (v: CcxtVenue) => (await v.open(), v);
+const bVenue = () => opened(new CcxtVenue({ venue: 'binanceusdm', apiKey: 'fake-key', secret: 'fake-secret', origin: bOrigin, timeoutMs: 2000 }));
+const oVenue = () => opened(new CcxtVenue({ venue: 'okx', apiKey: 'fake-key', secret: 'fake-secret', password: 'fake-pass', origin: oOrigin, timeoutMs: 2000 }));
 
 describe('fake exchange market data', () => {
   it('Binance klines: candles up to the market clock, the newest still forming; since / limit', async () => {
     binance.reset();
     binance.advance(10 * 60_000 + 30_000); // 10.5 minutes in: candles 0..10 opened
-    const v = bVenue();
+    const v = await bVenue();
     const rows = await v.exchange.fetchOHLCV('BTC/USDT:USDT', '1m', undefined, 5);
     expect(rows.map((r) => r[0])).toEqual([6, 7, 8, 9, 10].map((i) => T0 + i * 60_000));
     expect(rows[0].slice(1, 6)).toEqual([106, 107, 105, 106.5, 2]);
@@ -63,7 +64,7 @@ describe('fake exchange market data', () => {
   it('Binance 24 h ticker from the replayed candles', async () => {
     binance.reset();
     binance.advance(100 * 60_000);
-    const t = await bVenue().exchange.fetchTicker('BTC/USDT:USDT');
+    const t = await (await bVenue()).exchange.fetchTicker('BTC/USDT:USDT');
     expect(t.last).toBe(200.5);
     expect(t.open).toBe(100);
     expect(t.high).toBe(201);
@@ -73,7 +74,7 @@ describe('fake exchange market data', () => {
   it('OKX candles (newest first on the wire) and tickers through ccxt', async () => {
     okx.reset();
     okx.advance(20 * 60_000);
-    const v = oVenue();
+    const v = await oVenue();
     const rows = await v.exchange.fetchOHLCV('BTC/USDT:USDT', '1m', T0 + 5 * 60_000, 4);
     expect(rows.map((r) => r[0])).toEqual([5, 6, 7, 8].map((i) => T0 + i * 60_000));
     expect(rows[0].slice(1, 6)).toEqual([105, 106, 104, 105.5, 2]);
@@ -88,7 +89,7 @@ describe('fake exchange market data', () => {
     binance.reset();
     const start = binance.timeMs;
     binance.setClock({ mode: 'wall', speed: 600 }); // ten 1m candles per second
-    const v = bVenue();
+    const v = await bVenue();
     let rows: number[][] = [];
     for (let k = 0; k < 100 && rows.length < 3; k++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -1,5 +1,5 @@
 // Every ccxt error class lands in the VenueError class that says what to do.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AccountSuspended,
   ArgumentsRequired,
@@ -25,6 +25,9 @@ import {
 import { CcxtVenue, venueCodeOf, type VenueAction } from '../src/index';
 
 const v = new CcxtVenue({ venue: 'binanceusdm', apiKey: 'k', secret: 's', origin: 'http://127.0.0.1:9' });
+
+// The venue translates ccxt's errors once ccxt is loaded (by its first call out, here by open()).
+beforeAll(() => v.open());
 
 describe('translate', () => {
   const cases: [Error, VenueAction, VenueAction][] = [

@@ -180,9 +180,21 @@ export class BridgeHub {
    * that turns offline (> 60 s silent) gets its running robots paused with reason `mt5Offline` and
    * an event on each robot; when its EA is back (online again) within 10 minutes, those robots are
    * continued (the runner reconciles them with the venue as after any continue), else they stay
-   * paused for the user. Returns the accounts paused now.
+   * paused for the user. Returns the accounts paused now. Sweeps run one after another: the
+   * server's timer and a caller never interleave (one would skip a change the other is still writing).
    */
-  async sweep(): Promise<number[]> {
+  sweep(): Promise<number[]> {
+    const run = this.sweeping.then(
+      () => this.sweepOnce(),
+      () => this.sweepOnce(),
+    );
+    this.sweeping = run.catch(() => []);
+    return run;
+  }
+
+  private sweeping: Promise<number[]> = Promise.resolve([]);
+
+  private async sweepOnce(): Promise<number[]> {
     const paused: number[] = [];
     for (const [accountId, s] of this.accounts) {
       const status = s.link.status();

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSetting, SETTING_KEYS } from '@lq/db';
 import { runOps } from '.';
+import { postEntry } from '../wallet';
 import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -109,5 +110,58 @@ describe('npm run ops while the server runs', () => {
       (e: { code: number }) => e.code,
     );
     expect(failed).toBe(1);
+  });
+
+  it('ledger:verify: clean after real movements, names each difference and exits 1 when a balance is off', async () => {
+    const u = await registerUser(t);
+    const [user] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
+    await postEntry(t.database.db, {
+      key: `ops-verify-${user.id}`,
+      kind: 'adjust',
+      userId: Number(user.id),
+      lines: [
+        { account: { platform: 'adjustments' }, amount: -2_500_000n },
+        { account: { userId: Number(user.id), wallet: 'rebate' }, amount: 2_500_000n },
+      ],
+    });
+    const clean = await ops('ledger:verify');
+    expect(clean.code).toBe(0);
+    expect(clean.out).toMatch(/^ledger clean: \d+ entries, \d+ accounts/);
+    await t.database.exec(`update ledger_accounts set posted = posted + 1 where user_id = $1 and kind = 'rebate'`, [user.id]);
+    const off = await ops('ledger:verify');
+    expect(off.code).toBe(1);
+    expect(off.out).toContain(`account user:${user.id}:rebate: posted is 2500001, its lines say 2500000`);
+    expect(off.err).toContain('1 difference(s) in the ledger');
+    await t.database.exec(`update ledger_accounts set posted = posted - 1 where user_id = $1 and kind = 'rebate'`, [user.id]);
+    expect((await ops('ledger:verify')).code).toBe(0);
+  });
+
+  it('wallet:adjust credits and debits with a reason, once per key, never below zero', async () => {
+    const u = await registerUser(t);
+    const credit = await ops('wallet:adjust', u.mail, '25.5', '--wallet', 'rebate', '--reason', 'launch bonus', '--key', `adj-${u.mail}`);
+    expect(credit).toMatchObject({ code: 0 });
+    expect(credit.out).toMatch(new RegExp(`^credited 25\\.500000 to ${u.mail.replace(/[.]/g, '\\.')}'s rebate wallet: entry \\d+; now 25\\.500000$`));
+    const again = await ops('wallet:adjust', u.mail, '25.5', '--wallet', 'rebate', '--reason', 'launch bonus', '--key', `adj-${u.mail}`);
+    expect(again.out).toMatch(/^already done: entry \d+/);
+    const other = await ops('wallet:adjust', u.mail, '30', '--wallet', 'rebate', '--reason', 'launch bonus', '--key', `adj-${u.mail}`);
+    expect(other).toMatchObject({ code: 1 });
+    expect(other.err).toContain('was already used for another adjustment');
+    const tooMuch = await ops('wallet:adjust', u.mail, '-25.500001', '--wallet', 'rebate', '--reason', 'fix', '--key', `adj2-${u.mail}`);
+    expect(tooMuch).toMatchObject({ code: 1 });
+    expect(tooMuch.err).toContain('the rebate wallet holds 25.500000');
+    const debit = await ops('wallet:adjust', u.mail, '-0.5', '--wallet', 'rebate', '--reason', 'fix', '--key', `adj3-${u.mail}`);
+    expect(debit.out).toMatch(/debited 0\.500000 from .*rebate wallet: entry \d+; now 25\.000000$/);
+    const info = (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<{ rebateWallet: string }>>();
+    expect(info.data.rebateWallet).toBe('25.000000');
+    for (const bad of [
+      ['wallet:adjust', u.mail, '1.0000001', '--wallet', 'rebate', '--reason', 'x', '--key', 'k1'],
+      ['wallet:adjust', u.mail, '1', '--wallet', 'savings', '--reason', 'x', '--key', 'k1'],
+      ['wallet:adjust', u.mail, '1', '--wallet', 'rebate', '--key', 'k1'],
+      ['wallet:adjust', u.mail, '1', '--wallet', 'rebate', '--reason', 'x'],
+    ]) {
+      expect((await ops(...bad)).code).toBe(2);
+    }
+    expect((await ops('wallet:adjust', 'nobody@example.com', '1', '--wallet', 'rebate', '--reason', 'x', '--key', 'k9')).err).toContain('no user with e-mail');
+    expect((await ops('ledger:verify')).code).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { HDKey } from '@scure/bip32';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { errWithoutParams, REDACT_PATHS } from './logger';
@@ -71,5 +72,51 @@ describe('config', () => {
       'body.code',
     ])
       expect(REDACT_PATHS).toContain(p);
+  });
+
+  it('stops at start-up on a bad deposit key, naming the key and never echoing a private one', () => {
+    const xprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(7)).privateExtendedKey;
+    expect(() => loadConfig({ DEPOSIT_XPUB: xprv })).toThrow(/DEPOSIT_XPUB: is an extended PRIVATE key/);
+    for (const [env, key] of [
+      [{ DEPOSIT_XPUB: 'xpub-garbage' }, 'DEPOSIT_XPUB'],
+      [{ DEPOSIT_XPUB: xprv }, 'DEPOSIT_XPUB'],
+      [{ BSC_USDT_CONTRACT: '0x123' }, 'BSC_USDT_CONTRACT'],
+      [{ TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' }, 'TRON_USDT_CONTRACT'],
+      [{ BSC_RPC_URL: 'ftp://x' }, 'BSC_RPC_URL'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect((e as Error).message).toContain(`${key}:`);
+        expect((e as Error).message).not.toContain(xprv.slice(4));
+      }
+    }
+    const c = loadConfig({});
+    expect(c).toMatchObject({ BSC_CONFIRMATIONS: 15, TRON_CONFIRMATIONS: 20, BSC_USDT_CONTRACT: '0x55d398326f99059fF775485246999027B3197955' });
+  });
+
+  it('pays withdrawals by hand unless the hot wallet has its key and BSC endpoint; a bad key is never echoed', () => {
+    expect(loadConfig({}).WITHDRAW_PAYOUT).toBe('manual');
+    const key = `0x${'ab'.repeat(32)}`;
+    const bad = `0x${'zz'.repeat(32)}`;
+    for (const [env, named] of [
+      [{ WITHDRAW_PAYOUT: 'hot-wallet', BSC_RPC_URL: 'http://127.0.0.1:8545' }, 'HOT_WALLET_KEY: is required'],
+      [{ WITHDRAW_PAYOUT: 'hot-wallet', HOT_WALLET_KEY: key }, 'BSC_RPC_URL: is required'],
+      [{ WITHDRAW_PAYOUT: 'hot-wallet', HOT_WALLET_KEY: bad, BSC_RPC_URL: 'http://127.0.0.1:8545' }, 'HOT_WALLET_KEY: must be a private key'],
+      [{ WITHDRAW_PAYOUT: 'cold' }, 'WITHDRAW_PAYOUT:'],
+    ] as const) {
+      let message = '';
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        message = (e as Error).message;
+      }
+      expect(message).toContain(named);
+      expect(message).not.toContain('zzzz');
+      expect(message).not.toContain('abab');
+    }
+    expect(loadConfig({ WITHDRAW_PAYOUT: 'hot-wallet', HOT_WALLET_KEY: key, BSC_RPC_URL: 'http://127.0.0.1:8545' }).WITHDRAW_PAYOUT).toBe('hot-wallet');
   });
 });

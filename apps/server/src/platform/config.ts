@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { CODE_RESEND_SECONDS } from '@lq/contracts';
+import { isEvmAddress, parseExtendedPublicKey, tronAddressBytes } from './chain-address';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -55,6 +57,8 @@ export const configSchema = z.object({
   USER_RATE_PER_MINUTE: positiveInt(20),
   /** Failed logins per user (or per IP ×10) in the lock window before login is refused. */
   LOGIN_MAX_FAILURES: positiveInt(5),
+  /** Seconds before another code may be mailed to the same address (the spec's 60; shorter only for test runs). */
+  MAIL_CODE_INTERVAL_SECONDS: positiveInt(CODE_RESEND_SECONDS),
   LOGIN_LOCK_MINUTES: positiveInt(15),
   /** Candle files (CSV / CSV.gz) imported at start by the worker when not yet imported. */
   MARKET_DATA_DIR: z.string().trim().optional(),
@@ -84,7 +88,63 @@ export const configSchema = z.object({
   RUNNER_VENUE_TIMEOUT_MS: positiveInt(10_000),
   /** ccxt's request spacing (rate limit) on the runner's venue calls; false only against a local fake exchange. */
   RUNNER_CCXT_THROTTLE: bool(true),
+  /** Deposits: the operator's extended public key (BIP32, an m/44'/60'/0' style account); deposit keys are its `0/<user id>`. Unset: deposits not open. */
+  DEPOSIT_XPUB: z
+    .string()
+    .trim()
+    .optional()
+    .superRefine((v, ctx) => {
+      const parsed = v === undefined ? undefined : parseExtendedPublicKey(v);
+      if (parsed && 'error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+    }),
+  /** BEP20: a BNB Smart Chain JSON-RPC endpoint (unset: BEP20 deposits not open), USDT's contract, confirmations before a credit. */
+  BSC_RPC_URL: optionalUrl(/^https?:$/),
+  BSC_USDT_CONTRACT: z
+    .string()
+    .trim()
+    .default('0x55d398326f99059fF775485246999027B3197955')
+    .refine(isEvmAddress, { error: 'must be an EVM address (0x and 40 hex digits, checksum if mixed case)' }),
+  BSC_CONFIRMATIONS: positiveInt(15),
+  /** TRC20: a TronGrid-compatible HTTP API (unset: TRC20 deposits not open), USDT's contract, confirmations before a credit. */
+  TRON_API_URL: optionalUrl(/^https?:$/),
+  TRON_USDT_CONTRACT: z
+    .string()
+    .trim()
+    .default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
+    .refine((v) => tronAddressBytes(v) !== undefined, { error: 'must be a Tron base58check address (T…)' }),
+  TRON_CONFIRMATIONS: positiveInt(20),
+  /** TronGrid's API key (header TRON-PRO-API-KEY), if the endpoint needs one. */
+  TRON_API_KEY: z.string().trim().optional(),
+  /** Card deposits: the hosted checkout provider (`simulated`: served by this server; `none`: closed). */
+  CARD_PROVIDER: z.enum(['simulated', 'none']).default('simulated'),
+  /** The secret the provider signs webhooks with (simulated: a fresh one per process when unset). */
+  CARD_WEBHOOK_SECRET: z.string().trim().min(16).optional(),
+  /** Amounts one card checkout may have, USDT. */
+  CARD_DEPOSIT_MIN: z.coerce.number().positive().default(10),
+  CARD_DEPOSIT_MAX: z.coerce.number().positive().default(5000),
+  /** The origin users reach this server at (the simulated provider's page and webhooks); default http://127.0.0.1:<port>. */
+  PUBLIC_URL: optionalUrl(/^https?:$/),
+  /** Seconds between two scans of a deposit watcher (failures back off from it, up to 5 minutes). */
+  DEPOSIT_POLL_SECONDS: positiveInt(10),
+  /** How approved withdrawals are paid: `manual` (the operator sends and enters the hash) or `hot-wallet` (BEP20 sent by this server; TRC20 stays manual). */
+  WITHDRAW_PAYOUT: z.enum(['manual', 'hot-wallet']).default('manual'),
+  /** The hot wallet's private key (0x + 64 hex digits) for WITHDRAW_PAYOUT=hot-wallet; never logged nor shown. */
+  HOT_WALLET_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || /^0x[0-9a-fA-F]{64}$/.test(v), { error: 'must be a private key: 0x and 64 hex digits (the value is not shown)' }),
 });
+
+/** Rules across keys, each naming the keys it needs. */
+function crossCheck(c: z.infer<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  if (c.WITHDRAW_PAYOUT === 'hot-wallet') {
+    if (!c.HOT_WALLET_KEY) problems.push('HOT_WALLET_KEY: is required with WITHDRAW_PAYOUT=hot-wallet');
+    if (!c.BSC_RPC_URL) problems.push('BSC_RPC_URL: is required with WITHDRAW_PAYOUT=hot-wallet (the hot wallet pays on BSC)');
+  }
+  return problems;
+}
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };
 
@@ -111,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
+  const problems = crossCheck(parsed.data);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...parsed.data,
     dataDir: path.resolve(parsed.data.DATA_DIR),

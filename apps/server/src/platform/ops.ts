@@ -1,7 +1,7 @@
 // `npm run ops`: the command runner. Each area declares its commands (`<area>/ops.ts`); ops/ puts
 // them together and dispatches here.
 import { openDatabase, type DatabaseHandle } from '@lq/db';
-import { loadConfig } from './config';
+import { loadConfig, type Config } from './config';
 
 export class OpsError extends Error {
   constructor(
@@ -17,7 +17,7 @@ export type OpsOut = (line: string) => void;
 export interface OpsCommand {
   /** Exact number of arguments; -1: the command checks them itself. */
   args: number;
-  run(db: DatabaseHandle, args: string[], out: OpsOut): Promise<void>;
+  run(db: DatabaseHandle, args: string[], out: OpsOut, config: Config): Promise<void>;
 }
 
 /** An area's commands and the usage lines that describe them. */
@@ -66,7 +66,7 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
       databaseUrl: config.DATABASE_URL,
       pgliteMode: 'auto',
     });
-    await command.run(db, args, out);
+    await command.run(db, args, out, config);
     return 0;
   } catch (e) {
     err(`${name}: ${(e as Error).message}`);
@@ -87,4 +87,23 @@ export async function userIdByMail(db: DatabaseHandle, email: string): Promise<n
   const users = await db.exec<{ id: number }>('select id from users where mail = $1', [email.trim().toLowerCase()]);
   if (users.length === 0) throw new OpsError(`no user with e-mail ${email}`);
   return users[0].id;
+}
+
+/** `--name value` pairs after the positional arguments. */
+export function flags(args: string[], names: readonly string[]): { positional: string[]; values: Record<string, string> } {
+  const positional: string[] = [];
+  const values: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('--') || /^--?\d/.test(a)) {
+      positional.push(a);
+      continue;
+    }
+    const name = a.slice(2);
+    if (!names.includes(name)) throw new OpsError(`unknown option ${a}`, 2);
+    const value = args[++i];
+    if (value === undefined) throw new OpsError(`${a} needs a value`, 2);
+    values[name] = value;
+  }
+  return { positional, values };
 }

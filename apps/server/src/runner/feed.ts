@@ -41,8 +41,7 @@ export class VenueCandleSource implements CandleSource {
     origin: string | undefined,
     throttle = true,
   ) {
-    this.venue = new CcxtVenue({ venue: venueId, apiKey: '', secret: '', origin, timeoutMs: 10_000 });
-    this.venue.exchange.enableRateLimit = throttle;
+    this.venue = new CcxtVenue({ venue: venueId, apiKey: '', secret: '', origin, timeoutMs: 10_000, enableRateLimit: throttle });
   }
 
   async fetchClosed(sinceMs: number | undefined): Promise<Bar[]> {

@@ -2,6 +2,7 @@
 // without the API or the job workers (what `npm start` with ROLE=runner also does, lighter to start;
 // the crash tests and `npm run soak` kill and restart it). Same configuration as the server.
 import { DataDirBusyError, openDatabase, type DatabaseHandle } from '@lq/db';
+import { loadCcxt } from '@lq/venues';
 import { loadConfig } from '../platform/config';
 import { startRunner } from './index';
 
@@ -10,6 +11,9 @@ const quiet = config.LOG_LEVEL === 'silent';
 const line = (level: string) => (o: unknown, m?: string) => {
   if (!quiet) process.stdout.write(`${JSON.stringify({ level, msg: m, ...(typeof o === 'object' && o !== null ? o : { value: o }) }, (_k, v: unknown) => (v instanceof Error ? v.message : v))}\n`);
 };
+// The robots' venues need ccxt (seconds to import): loaded now, so a runner that takes over after a
+// crash places its first order at once, not after the import.
+await loadCcxt();
 line('info')({ pid: process.pid }, 'runner process loaded');
 // A standby runner on an embedded database waits for the data directory to be free (its owner
 // stopped or died), then takes over the robots whose leases expired.

@@ -27,11 +27,10 @@ export async function createVenue(ctx: VenueContext): Promise<Venue> {
   if (own) return own(ctx);
   if (ctx.exchange !== 'binance' && ctx.exchange !== 'okx') throw new Error(`no venue for exchange ${ctx.exchange}`);
   const creds = await readCredentials(ctx.database.db, SecretBox.fromConfig(ctx.config), ctx.accountId);
-  const venue = openVenue(ctx.config, creds, {
+  return openVenue(ctx.config, creds, {
     timeoutMs: ctx.config.RUNNER_VENUE_TIMEOUT_MS,
     resolveWindowMs: ctx.config.RUNNER_RESOLVE_WINDOW_MS,
+    // ccxt's own request spacing; off only against a local stand-in (the fake exchange in tests).
+    enableRateLimit: ctx.config.RUNNER_CCXT_THROTTLE,
   });
-  // ccxt's own request spacing; off only against a local stand-in (the fake exchange in tests).
-  venue.exchange.enableRateLimit = ctx.config.RUNNER_CCXT_THROTTLE;
-  return venue;
 }

@@ -5,10 +5,11 @@ import {
   AppError,
   CODE_LENGTH,
   CODE_MAX_ATTEMPTS,
-  CODE_RESEND_SECONDS,
   CODE_TTL_MS,
   DATA_SOURCES,
   isVipLevel,
+  PAY_LOCK_MINUTES,
+  PAY_PWD_MAX_FAILURES,
   REFUSED_COUNTRIES,
   translate,
   type CodeType,
@@ -69,7 +70,7 @@ async function referrerCodeOf(db: Database, user: UserRow): Promise<string | nul
 /**
  * Sends a code. The answer is the same whether or not the address has a user: REGISTER for a
  * taken address mails a notice instead of a code, LOGIN_PWD_RESET for an unknown address mails
- * nothing; both still record the send, so the 60 s rule applies identically.
+ * nothing; both still record the send, so the 60 s rule (MAIL_CODE_INTERVAL_SECONDS) applies identically.
  */
 export async function sendVerificationCode(
   deps: PlatformDeps,
@@ -88,7 +89,7 @@ export async function sendVerificationCode(
       .limit(1);
     if (last) {
       const wait = Math.ceil(
-        (last.createdAt.getTime() + CODE_RESEND_SECONDS * 1000 - Date.now()) / 1000,
+        (last.createdAt.getTime() + deps.config.MAIL_CODE_INTERVAL_SECONDS * 1000 - Date.now()) / 1000,
       );
       if (wait > 0) throw new AppError('CODE_SENT_TOO_RECENTLY', { seconds: wait });
     }
@@ -410,12 +411,37 @@ export async function editPayPassword(
   deps.sessions.forgetUser(auth.user.id);
 }
 
-/** For money endpoints later: throws unless the payment password is set and matches. */
-export async function checkPayPassword(db: Database, userId: number, paidPwd: string) {
-  const [row] = await db.select({ h: users.payPwdHash }).from(users).where(eq(users.id, userId));
+/** "2026-11-25 05:40 UTC": when a pay lock ends, in the message. */
+const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * Every payment and withdrawal checks the payment password here: it must be set and match.
+ * PAY_PWD_MAX_FAILURES wrong ones in a row lock paying for PAY_LOCK_MINUTES (PAY_LOCKED says
+ * until when; a right password during the lock is refused too); a right one resets the count.
+ * The count is kept in one UPDATE, so concurrent wrong tries all count.
+ */
+export async function checkPayPassword(db: Database, userId: number, paidPwd: string): Promise<void> {
+  const [row] = await db
+    .select({ h: users.payPwdHash, lockedUntil: users.payLockedUntil, failures: users.payPwdFailures })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
-  if (!(await verify(row.h, paidPwd).catch(() => false)))
-    throw new AppError('PAY_PWD_WRONG', {}, 'paidPwd');
+  if (row.lockedUntil && row.lockedUntil.getTime() > Date.now()) throw new AppError('PAY_LOCKED', { until: lockEnd(row.lockedUntil) }, 'paidPwd');
+  if (await verify(row.h, paidPwd).catch(() => false)) {
+    if (row.failures > 0) await db.update(users).set({ payPwdFailures: 0 }).where(eq(users.id, userId));
+    return;
+  }
+  const lockNow = sql`${users.payPwdFailures} + 1 >= ${PAY_PWD_MAX_FAILURES}`;
+  const [after] = await db
+    .update(users)
+    .set({
+      payPwdFailures: sql`case when ${lockNow} then 0 else ${users.payPwdFailures} + 1 end`,
+      payLockedUntil: sql`case when ${lockNow} then now() + make_interval(mins => ${PAY_LOCK_MINUTES}) else ${users.payLockedUntil} end`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ failures: users.payPwdFailures, lockedUntil: users.payLockedUntil });
+  if (after.lockedUntil && after.lockedUntil.getTime() > Date.now()) throw new AppError('PAY_LOCKED', { until: lockEnd(after.lockedUntil) }, 'paidPwd');
+  throw new AppError('PAY_PWD_WRONG', { left: PAY_PWD_MAX_FAILURES - after.failures }, 'paidPwd');
 }
 
 // ---------------------------------------------------------------- profile

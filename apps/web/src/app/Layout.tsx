@@ -1,43 +1,42 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useMatches } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { NavBar } from '../components/Views';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 import { useIsDesktop } from '../lib/useMedia';
-import type { RouteDef } from './routeTable';
+import { useRouteDef } from './currentRoute';
 import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 
 export function Layout() {
   const { t } = useTranslation();
-  const matches = useMatches();
-  const route = matches[matches.length - 1]?.handle as RouteDef | undefined;
+  const route = useRouteDef();
   const isDesktop = useIsDesktop();
-  const chrome = route?.chrome ?? 'full';
-  const title = t(route?.title ?? 'page.notFound', route?.titleParams);
-  const showTabBar = !isDesktop && !!route?.tab && chrome === 'full';
+  const chrome = route.chrome ?? 'full';
+  const title = t(route.title ?? 'page.notFound', route.titleParams);
+  const showTabBar = !isDesktop && !!route.tab && chrome === 'full';
 
   useEffect(() => {
     document.title = `${title} · ${t('app.name')}`;
   }, [title, t]);
 
   // Phones have no top bar: login and register carry the language picker in their nav bar.
-  const navRight = isDesktop ? undefined : route?.tab && route.tab !== 'mine' ? <MarketSwitcher /> : chrome === 'auth' ? <LanguagePicker /> : undefined;
+  const navRight = isDesktop ? undefined : route.tab && route.tab !== 'mine' ? <MarketSwitcher /> : chrome === 'auth' ? <LanguagePicker /> : undefined;
   return (
     <div className={`shell${showTabBar ? ' has-tabbar' : ''}`} data-layout={isDesktop ? 'desktop' : 'mobile'} data-chrome={chrome}>
       {isDesktop && chrome !== 'bare' ? <TopBar showMarket={chrome === 'full'} /> : null}
       <div className="shell-body">
         {isDesktop && chrome === 'full' ? <SideMenu /> : null}
         <main className="content" id="main">
-          <NavBar title={title} back={!route?.tab} right={navRight} />
+          <NavBar title={title} back={!route.tab} right={navRight} />
           <div className="content-inner">
             <Outlet />
           </div>
         </main>
       </div>
-      {showTabBar ? <TabBar current={route?.tab} /> : null}
+      {showTabBar ? <TabBar current={route.tab} /> : null}
     </div>
   );
 }

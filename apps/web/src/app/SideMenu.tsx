@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { IconBack, IconChart, IconDoc, IconInfo, IconKey, IconRobot, IconShield } from '../components/icons';
+import { IconBack, IconChart, IconDoc, IconInfo, IconKey, IconRobot, IconShield, IconWallet } from '../components/icons';
 import { browserStorage } from '../lib/storage';
 import { useAppStore, appStore } from '../lib/store';
 
@@ -27,6 +27,7 @@ export function SideMenu() {
   const main: Entry[] = [
     { label: t('nav.backtest'), icon: <IconChart width={20} />, testId: 'menu-backtest', path: '/' },
     { label: t('nav.robot'), icon: <IconRobot width={20} />, testId: 'menu-robot', path: '/pages/robot/robotOrderList/robotOrderList' },
+    { label: t('nav.wallet'), icon: <IconWallet width={20} />, testId: 'menu-wallet', path: '/pages/wallet/wallet' },
     { label: t('nav.apiManagement'), icon: <IconKey width={20} />, testId: 'menu-api', path: '/pages/apikey/apiList' },
   ];
   const secondary: Entry[] = [

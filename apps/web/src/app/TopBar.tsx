@@ -1,9 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Logo } from '../components/icons';
-import { UserMenu } from '../features/account';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
+
+// The user menu (with TanStack Query's observer, about 11 KB gzip) exists only in the desktop top
+// bar: phones never download it. Desktops start loading it at boot (main.tsx), beside the page.
+const loadUserMenu = () => import('../features/account/UserMenu');
+const UserMenu = lazy(() => loadUserMenu().then((m) => ({ default: m.UserMenu })));
+export const preloadTopBar = () => void loadUserMenu().catch(() => undefined);
 
 /** ≥ 768 px: brand, market switcher, language picker, user menu (spec §2). */
 export function TopBar({ showMarket }: { showMarket: boolean }) {
@@ -16,7 +22,9 @@ export function TopBar({ showMarket }: { showMarket: boolean }) {
       </Link>
       {showMarket ? <MarketSwitcher /> : null}
       <LanguagePicker />
-      <UserMenu />
+      <Suspense fallback={<span className="usermenu" />}>
+        <UserMenu />
+      </Suspense>
     </header>
   );
 }

@@ -35,6 +35,15 @@ const OrderDetail = lazyPage(() => import('../features/robot/OrderDetailPage'));
 const Market = lazyPage(() => import('../features/robot/MarketPage'));
 const PositionCalc = lazyPage(() => import('../features/tools/PositionCalcPage'));
 const RiskCalc = lazyPage(() => import('../features/tools/RiskCalcPage'));
+// Wallet.
+const Wallet = lazyPage(() => import('../features/wallet/WalletPage'));
+const WalletExport = lazyPage(() => import('../features/wallet/ExportPage'));
+const Recharge = lazyPage(() => import('../features/wallet/RechargePage'));
+const BuyUsd = lazyPage(() => import('../features/wallet/BuyUsdPage'));
+const Webview = lazyPage(() => import('../features/wallet/WebviewPage'));
+const Withdraw = lazyPage(() => import('../features/wallet/WithdrawPage'));
+const WithdrawRecord = lazyPage(() => import('../features/wallet/WithdrawRecordPage'));
+const WithdrawDetail = lazyPage(() => import('../features/wallet/WithdrawDetailPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -74,6 +83,14 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   market: () => <Market />,
   positionCalc: () => <PositionCalc />,
   riskCalc: () => <RiskCalc />,
+  wallet: () => <Wallet />,
+  walletExport: () => <WalletExport />,
+  recharge: () => <Recharge />,
+  buyusd: () => <BuyUsd />,
+  webview: () => <Webview />,
+  withdraw: () => <Withdraw />,
+  withdrawRecord: () => <WithdrawRecord />,
+  withdrawDetail: () => <WithdrawDetail />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -107,6 +124,14 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   market: Market,
   positionCalc: PositionCalc,
   riskCalc: RiskCalc,
+  wallet: Wallet,
+  walletExport: WalletExport,
+  recharge: Recharge,
+  buyusd: BuyUsd,
+  webview: Webview,
+  withdraw: Withdraw,
+  withdrawRecord: WithdrawRecord,
+  withdrawDetail: WithdrawDetail,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

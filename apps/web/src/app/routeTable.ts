@@ -36,7 +36,15 @@ export type PageKind =
   | 'orderDetail'
   | 'market'
   | 'positionCalc'
-  | 'riskCalc';
+  | 'riskCalc'
+  | 'wallet'
+  | 'walletExport'
+  | 'recharge'
+  | 'buyusd'
+  | 'webview'
+  | 'withdraw'
+  | 'withdrawRecord'
+  | 'withdrawDetail';
 
 export interface RouteDef {
   path: string;
@@ -67,7 +75,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/backtest/recommandParams', title: 'page.recommandParams', page: 'recommend', guard: true, tab: 'backtest' },
   { path: '/pages/robot/robotOrderList/robotOrderList', title: 'page.robotOrderList', page: 'robotList', guard: true, tab: 'robot' },
   { path: '/pages/index/mine', title: 'page.mine', page: 'mine', guard: true, tab: 'mine' },
-  soon('/pages/wallet/wallet', 'wallet', { guard: true }),
+  { path: '/pages/wallet/wallet', title: 'page.wallet', page: 'wallet', guard: true },
   // backtest
   { path: '/pages/backtest/backtestRecord', title: 'page.backtestRecord', page: 'backtestRecord' },
   { path: '/pages/backtest/resultDateil/resultDetail', title: 'page.resultDetail', page: 'resultDetail' },
@@ -96,15 +104,15 @@ export const ROUTES: RouteDef[] = [
   // other
   { path: '/pages/orderDetail/orderDetail', title: 'page.orderDetail', page: 'orderDetail' },
   { path: '/pages/market/market', title: 'page.market', page: 'market' },
-  soon('/pages/webview/webview', 'webview'),
+  { path: '/pages/webview/webview', title: 'page.webview', page: 'webview' },
   soon('/pages/equity/index', 'equity'),
   soon('/pages/equity/monthEquityPay', 'monthEquityPay'),
-  soon('/pages/buyusd/buyusd', 'buyusd'),
+  { path: '/pages/buyusd/buyusd', title: 'page.buyusd', page: 'buyusd' },
   soon('/pages/pay/pay', 'pay'),
-  soon('/pages/recharge/recharge', 'recharge', { guard: true }),
-  soon('/pages/withdraw/withdraw', 'withdraw'),
-  soon('/pages/withdraw/withdrawRecord', 'withdrawRecord'),
-  soon('/pages/withdraw/withdrawDetail', 'withdrawDetail'),
+  { path: '/pages/recharge/recharge', title: 'page.recharge', page: 'recharge', guard: true },
+  { path: '/pages/withdraw/withdraw', title: 'page.withdraw', page: 'withdraw' },
+  { path: '/pages/withdraw/withdrawRecord', title: 'page.withdrawRecord', page: 'withdrawRecord' },
+  { path: '/pages/withdraw/withdrawDetail', title: 'page.withdrawDetail', page: 'withdrawDetail' },
   { path: '/pages/aboutus/aboutus', title: 'page.aboutus', page: 'aboutus' },
   soon('/pages/notice/notice', 'notice'),
   { path: '/pages/robot/robotHistory/robotHistory', title: 'page.robotHistory', page: 'robotHistory' },
@@ -112,7 +120,7 @@ export const ROUTES: RouteDef[] = [
   soon('/pages/group/groupNext', 'groupNext'),
   soon('/pages/group/explain/explain', 'groupExplain'),
   soon('/pages/index/rankingList/rankingList', 'rankingList'),
-  soon('/pages/wallet/export/export', 'walletExport'),
+  { path: '/pages/wallet/export/export', title: 'page.walletExport', page: 'walletExport' },
   // calculators: the spec names them (position calculator, risk calculator) but gives no route
   { path: '/pages/tools/positionCalc', title: 'page.positionCalc', page: 'positionCalc' },
   { path: '/pages/tools/riskCalc', title: 'page.riskCalc', page: 'riskCalc' },

@@ -15,6 +15,7 @@ export const IconGlobe = (p: P) => (<svg {...base} {...p}><circle cx="12" cy="12
 export const IconShield = (p: P) => (<svg {...base} {...p}><path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z" /></svg>);
 export const IconDoc = (p: P) => (<svg {...base} {...p}><path d="M14 3H6v18h12V7z" /><path d="M14 3v4h4M9 13h6M9 17h6" /></svg>);
 export const IconInfo = (p: P) => (<svg {...base} {...p}><circle cx="12" cy="12" r="9" /><path d="M12 11v6M12 7h.01" /></svg>);
+export const IconWallet = (p: P) => (<svg {...base} {...p}><rect x="3" y="6" width="18" height="14" rx="3" /><path d="M3 10h18M16 15h.01M7 6V4h10v2" /></svg>);
 export const IconEye = (p: P) => (<svg {...base} {...p}><path d="M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>);
 export const Logo = (p: P) => (
   <svg viewBox="0 0 32 32" aria-hidden="true" {...p}>

@@ -1,12 +1,12 @@
-// i18next with our 7 locales. zh-TW (the default and fallback) ships with the shell; every other
-// locale, and the long agreement texts, load on demand as their own chunks.
+// i18next with our 7 locales. Every locale, and the long agreement texts, load on demand as chunks
+// of their own: a visitor downloads one language. No fallback language: every locale has every key
+// (test/locales.test.ts), and a fallback would be downloaded with every locale.
 import i18n, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, type Locale } from '@lq/contracts';
-import zhTW from './locales/zh-TW.json';
+import type { Locale } from '@lq/contracts';
 
 type Resource = Record<string, unknown>;
-const loaders = import.meta.glob<Resource>(['./locales/*.json', '!./locales/zh-TW.json'], { import: 'default' });
+const loaders = import.meta.glob<Resource>('./locales/*.json', { import: 'default' });
 
 /** File of a locale's namespace: `common` → `zh-CN.json`, `legal` → `legal.zh-CN.json`. */
 export const localeFile = (locale: string, ns: string) => `./locales/${ns === 'common' ? '' : `${ns}.`}${locale}.json`;
@@ -36,12 +36,10 @@ export function initI18n(locale: Locale): Promise<unknown> {
     .use(initReactI18next)
     .init({
       lng: locale,
-      fallbackLng: DEFAULT_LOCALE,
+      fallbackLng: false,
       load: 'currentOnly',
       ns: ['common'],
       defaultNS: 'common',
-      partialBundledLanguages: true,
-      resources: { [DEFAULT_LOCALE]: { common: zhTW } },
       interpolation: { escapeValue: false },
       react: { useSuspense: true },
       returnNull: false,

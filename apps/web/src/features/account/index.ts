@@ -1,3 +1,3 @@
-// Public surface of the account feature for the app layer. Pages are loaded lazily by path.
-export { UserMenu } from './UserMenu';
+// Public surface of the account feature for the app layer. Pages, and the desktop top bar's
+// UserMenu, are loaded lazily by path.
 export { useUserInfo, displayName } from './useUserInfo';

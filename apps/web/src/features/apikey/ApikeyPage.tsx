@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { ErrorView, Spinner } from '../../components/Views';
 import { BIND_MARKET_PATH, listPath, useOverview } from './api';
 import './apikey.css';
+import '../../components/screens.css';
 
 export default function ApikeyPage() {
   const { t } = useTranslation('apikey');

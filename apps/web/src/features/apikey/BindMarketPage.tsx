@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { useAppStore } from '../../lib/store';
 import { addPath, EXCHANGES, isMarket, MARKETS, marketOfDataSource } from './api';
 import './apikey.css';
+import '../../components/screens.css';
 
 export default function BindMarketPage() {
   const { t } = useTranslation('apikey');

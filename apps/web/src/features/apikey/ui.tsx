@@ -5,6 +5,7 @@ import type { AccountBridge, AccountWarning } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { copyText } from '../../lib/clipboard';
 import { showToast } from '../../lib/toast';
+import '../../components/screens.css';
 
 export function Warnings({ warnings, testId = 'account-warnings' }: { warnings: AccountWarning[]; testId?: string }) {
   const { t } = useTranslation('apikey');

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '../../components/Button';
@@ -9,14 +8,18 @@ import { TextField } from '../../components/TextField';
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
-import { resetForm, type ResetForm } from './schemas';
+import { lazyZodResolver } from '../../lib/lazyResolver';
+import type { ResetForm } from './schemas';
+
+// A first screen (invite links, reset mails): the rules load on the form's first focus.
+const resetRules = lazyZodResolver<ResetForm>(() => import('./schemas').then((m) => m.resetForm));
 
 export default function ForgetPwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const { register, handleSubmit, formState, trigger, getValues } = useForm<ResetForm>({
-    resolver: zodResolver(resetForm),
+    resolver: resetRules.resolver,
     defaultValues: { userMail: '', code: '', password: '', passwordAgain: '' },
   });
   const errors = formState.errors;
@@ -39,7 +42,7 @@ export default function ForgetPwdPage() {
   return (
     <div className="auth-page">
       <h2>{t('auth.resetTitle')}</h2>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="forget-form">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={resetRules.preload} noValidate data-testid="forget-form">
         <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="forget-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
         <TextField
           label={t('auth.code')}

@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useState } from 'react';
@@ -9,14 +8,17 @@ import { TextField } from '../../components/TextField';
 import { api, startSession } from '../../lib/session';
 import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
-import { loginForm, type LoginForm } from './schemas';
+import { lazyZodResolver } from '../../lib/lazyResolver';
+import type { LoginForm } from './schemas';
+
+const loginRules = lazyZodResolver<LoginForm>(() => import('./schemas').then((m) => m.loginForm));
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState } = useForm<LoginForm>({ resolver: zodResolver(loginForm), defaultValues: { userMail: '', password: '' } });
+  const { register, handleSubmit, formState } = useForm<LoginForm>({ resolver: loginRules.resolver, defaultValues: { userMail: '', password: '' } });
   const errors = formState.errors;
 
   const onSubmit = handleSubmit(async (values) => {
@@ -38,7 +40,7 @@ export default function LoginPage() {
     <div className="auth-page">
       <h2>{t('auth.loginTitle')}</h2>
       <p className="sub">{t('auth.loginSubtitle')}</p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="login-form">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={loginRules.preload} noValidate data-testid="login-form">
         <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="login-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
         <TextField label={t('auth.password')} type="password" revealable autoComplete="current-password" data-testid="login-password" error={fieldError(t, errors.password, 'validation.required')} {...register('password')} />
         <Button type="submit" block busy={busy} data-testid="login-submit">

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button } from '../../components/Button';
@@ -11,7 +10,11 @@ import { showToast } from '../../lib/toast';
 import { ApiError } from '../../lib/api';
 import { fieldError, messageForField } from '../../lib/validation';
 import { countryOptions } from './countries';
-import { registerForm, type RegisterForm } from './schemas';
+import { lazyZodResolver } from '../../lib/lazyResolver';
+import type { RegisterForm } from './schemas';
+
+// A first screen (invite links, reset mails): the rules load on the form's first focus.
+const registerRules = lazyZodResolver<RegisterForm>(() => import('./schemas').then((m) => m.registerForm));
 
 /** Fields the server may name in a refusal (`data.field`). */
 const REGISTER_FIELDS = ['userMail', 'code', 'password', 'inviteCode', 'country'] as const;
@@ -25,7 +28,7 @@ export default function RegisterPage() {
   const lang = i18n.language === 'in_ID' ? 'id-ID' : i18n.language;
   const countries = useMemo(() => countryOptions(lang), [lang]);
   const { register, handleSubmit, formState, trigger, getValues, setError } = useForm<RegisterForm>({
-    resolver: zodResolver(registerForm),
+    resolver: registerRules.resolver,
     defaultValues: { userMail: '', code: '', password: '', passwordAgain: '', inviteCode: params.get('inviteCode') ?? '', country: '', agree: false },
   });
   const errors = formState.errors;
@@ -50,7 +53,7 @@ export default function RegisterPage() {
   return (
     <div className="auth-page">
       <h2>{t('auth.registerTitle')}</h2>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="register-form">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={registerRules.preload} noValidate data-testid="register-form">
         <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="register-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
         <TextField
           label={t('auth.code')}

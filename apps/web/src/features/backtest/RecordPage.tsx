@@ -1,7 +1,7 @@
 // pages/backtest/backtestRecord: three tabs (in progress, completed, failed), an infinite list
 // ("load more" and automatic loading at the end), live progress on running rows, stop and delete
 // with a confirmation that says what will happen.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { useIsDesktop } from '../../lib/useMedia';
 import { cancelBacktest, deleteBacktest, invalidateBacktests, useBacktestList } from './api';
 import { isStrategyKey } from './strategies';
 import { ConfirmSheet, EmptyState, ProgressBar, StatusBadge, toneOf, useFormatters } from './ui';
+import { useLoadMore } from '../../lib/useLoadMore';
 
 /** BACKTEST_TABS of contracts (not imported at runtime: see api.ts). */
 const BACKTEST_TABS: readonly BacktestTab[] = ['running', 'completed', 'failed'];
@@ -27,18 +28,8 @@ export default function RecordPage() {
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState<{ item: BacktestItem; action: 'stop' | 'delete' } | null>(null);
   const [busy, setBusy] = useState(false);
-  const sentinel = useRef<HTMLDivElement>(null);
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const sentinel = useLoadMore(list);
 
   const items = list.data?.pages.flatMap((p) => p.list) ?? [];
 

@@ -18,6 +18,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { priceFormat, type CandlePoint, type LinePoint, type MarkerPoint, type UpDown } from './chartData';
+import '../../components/screens.css';
 
 const cssVar = (name: string, fallback: string) => {
   if (typeof document === 'undefined') return fallback;

@@ -8,6 +8,7 @@ import { Sheet } from '../../components/Sheet';
 import { formatCompact, formatDuration, formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { upDownColors } from './chartData';
+import '../../components/screens.css';
 
 export function ProgressBar({ percent, label, detail, testId = 'progress' }: { percent: number; label?: string; detail?: string; testId?: string }) {
   const p = Math.max(0, Math.min(100, Math.round(percent)));

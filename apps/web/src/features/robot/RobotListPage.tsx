@@ -2,7 +2,7 @@
 // pages/robot/robotHistory/robotHistory (`tab="history"`): the robots of the current market.
 // Active robots are polled every few seconds (live status, income, equity, position); each offers
 // pause / continue / stop (stop confirms: it closes positions) and its detail.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,6 +16,7 @@ import { periodMs, positionSide } from './model';
 import { StrategySheet } from './StrategySheet';
 import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, useFmt } from './ui';
 import './robot.css';
+import { useLoadMore } from '../../lib/useLoadMore';
 
 
 export default function RobotListPage({ tab }: { tab: RobotTab }) {
@@ -29,18 +30,8 @@ export default function RobotListPage({ tab }: { tab: RobotTab }) {
   const isDesktop = useIsDesktop();
   const queryClient = useQueryClient();
   const [choosing, setChoosing] = useState(false);
-  const sentinel = useRef<HTMLDivElement>(null);
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const sentinel = useLoadMore(list);
 
   const items = list.data?.pages.flatMap((p) => p.list) ?? [];
   const act = async (robot: RobotItem, action: RobotAction) => {

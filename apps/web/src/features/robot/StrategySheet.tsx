@@ -7,6 +7,7 @@ import type { TacticsItem } from '@lq/contracts';
 import { IconChevron } from '../../components/icons';
 import { Sheet } from '../../components/Sheet';
 import { api } from '../../lib/session';
+import '../../components/screens.css';
 
 const TACTICS = 'order/api/backtest/tactics-selection';
 

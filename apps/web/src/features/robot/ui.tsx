@@ -9,6 +9,7 @@ import { formatDuration, formatNumber, formatPercent, toNumber } from '../../lib
 import { useAppStore } from '../../lib/store';
 import { actionsOf, formatMoney, splitReason } from './model';
 import type { RobotAction } from './api';
+import '../../components/screens.css';
 
 export type Tone = 'up' | 'down' | 'flat';
 export const toneOf = (value: unknown): Tone => {

@@ -3,6 +3,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CalcInstrument, CalcMarket } from './calc';
+import '../../components/screens.css';
 
 export function NumField({ name, label, value, onChange, error, hint, suffix }: { name: string; label: string; value: string; onChange: (v: string) => void; error?: string; hint?: string; suffix?: ReactNode }) {
   const id = useId();

@@ -1,0 +1,48 @@
+// What the deposit watcher needs from a chain: its head, the token's decimals and the token's
+// transfers to a set of addresses in a block range; and, for withdrawals paid out, the token
+// transfers of one transaction. One implementation per network (bsc.ts, tron.ts); tests run them
+// against a real local node and a TronGrid stand-in.
+import type { Hex } from 'viem';
+import type { DepositNetwork } from '@lq/contracts';
+
+export interface ChainTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  blockHash: string;
+  /** The sender, as the chain writes it. */
+  from: string;
+  /** The receiving address's 20 bytes, lowercase 0x hex (how deposit addresses are kept). */
+  toHex: Hex;
+  /** In the token's own units. */
+  raw: bigint;
+}
+
+export interface DepositChain {
+  readonly network: DepositNetwork;
+  /** The newest block number. */
+  head(): Promise<number>;
+  /** The chain id (read from the node, never configured). */
+  chainId(): Promise<number>;
+  /** The token's decimals (18 for BSC's USDT, 6 for Tron's). */
+  decimals(): Promise<number>;
+  /** Transfers of the token to any of `to` in blocks from..to (both included), in chain order. */
+  transfers(from: number, to: number, toAddresses: readonly Hex[]): Promise<ChainTransfer[]>;
+  /** One transaction's transfers of the token; null while it is unknown to the chain (not sent, or not yet in a block). */
+  transaction(txHash: string): Promise<ChainTransaction | null>;
+}
+
+export interface ChainTransaction {
+  blockNumber: number;
+  /** False: it is in a block but reverted (it moved nothing). */
+  succeeded: boolean;
+  transfers: ChainTransfer[];
+}
+
+/** A chain endpoint that failed or answered something unusable: the scan is retried later, the cursor stays. */
+export class ChainUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainUnavailableError';
+  }
+}

@@ -1,0 +1,208 @@
+// Wallet record exports: a request row, a pg-boss job that writes the file, a schedule that deletes
+// files after WALLET_EXPORT_KEEP_DAYS. The job is safe to run twice and to kill at any line: it
+// writes a temporary file from scratch, renames it into place, then marks the row exported in one
+// UPDATE guarded by the status; a rerun after a kill starts over.
+import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { sql, type Database } from '@lq/db';
+import { AppError, formatMoney, WALLET_EXPORT_KEEP_DAYS, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+
+type Runner = Pick<Database, 'execute'>;
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+export const EXPORT_QUEUE = 'wallet-export';
+export const EXPORT_CLEANUP_QUEUE = 'wallet-export-cleanup';
+const DAY_MS = 86_400_000;
+const BATCH = 2000;
+const HEADER = ['id', 'time (UTC)', 'type', 'wallet', 'amount', 'balance after', 'status', 'memo'];
+
+export const exportDir = (dataDir: string) => path.join(dataDir, 'exports');
+
+interface ExportRow {
+  id: number | string;
+  user_id: number | string;
+  format: WalletExportFormat;
+  from_ms: number | string | null;
+  to_ms: number | string | null;
+  status: WalletExportItem['status'];
+  rows: number | null;
+  file: string | null;
+  error: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+const isoDay = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString().slice(0, 10));
+
+function itemOf(r: ExportRow): WalletExportItem {
+  const createdAt = new Date(r.created_at).getTime();
+  return {
+    id: Number(r.id),
+    format: r.format,
+    from: isoDay(r.from_ms),
+    // to_ms is the exclusive end (the day after `to`).
+    to: r.to_ms === null ? null : isoDay(Number(r.to_ms) - DAY_MS),
+    status: r.status,
+    rows: r.rows,
+    error: r.error,
+    createdAt,
+    finishedAt: r.finished_at === null ? null : new Date(r.finished_at).getTime(),
+    expiresAt: createdAt + WALLET_EXPORT_KEEP_DAYS * DAY_MS,
+  };
+}
+
+/** Records the request; the caller queues the job with the id. */
+export async function createExport(db: Runner, userId: number, body: WalletExportBody): Promise<number> {
+  const from = body.from ? Date.parse(`${body.from}T00:00:00Z`) : null;
+  const to = body.to ? Date.parse(`${body.to}T00:00:00Z`) + DAY_MS : null;
+  const [row] = rowsOf<{ id: number | string }>(
+    await db.execute(sql`insert into wallet_exports (user_id, format, from_ms, to_ms, status)
+                         values (${userId}, ${body.format}, ${from}, ${to}, 'exporting') returning id`),
+  );
+  return Number(row.id);
+}
+
+export async function listExports(db: Runner, userId: number): Promise<WalletExportItem[]> {
+  const rows = rowsOf<ExportRow>(await db.execute(sql`select * from wallet_exports where user_id = ${userId} order by id desc limit 50`));
+  return rows.map(itemOf);
+}
+
+/** The caller's exported file (404 for another user's id or a missing one, 409 while not exported). */
+export async function exportFile(db: Runner, dataDir: string, userId: number, id: number): Promise<{ path: string; name: string; format: WalletExportFormat }> {
+  const [row] = rowsOf<ExportRow>(await db.execute(sql`select * from wallet_exports where id = ${id} and user_id = ${userId}`));
+  if (!row) throw new AppError('NOT_FOUND', {}, 'id');
+  if (row.status !== 'exported' || !row.file) throw new AppError('CONFLICT', {}, 'id');
+  return { path: path.join(exportDir(dataDir), row.file), name: `wallet-records-${row.id}.${row.format}`, format: row.format };
+}
+
+interface LineRow {
+  id: number | string;
+  created_at: Date | string;
+  kind: string;
+  wallet: string;
+  amount: string;
+  balance_after: string | null;
+  status: string;
+  memo: string | null;
+}
+
+/** The user's lines in the range, oldest first, a batch at a time (keyset on the line id). */
+async function* linesOf(db: Runner, userId: number, fromMs: number | null, toMs: number | null): AsyncGenerator<string[]> {
+  let after = 0;
+  const from = fromMs === null ? sql`` : sql`and e.created_at >= ${new Date(fromMs).toISOString()}::timestamptz`;
+  const to = toMs === null ? sql`` : sql`and e.created_at < ${new Date(toMs).toISOString()}::timestamptz`;
+  for (;;) {
+    const rows = rowsOf<LineRow>(
+      await db.execute(sql`select l.id, e.created_at, e.kind, a.kind as wallet, l.amount::text as amount, l.balance_after::text as balance_after, e.status, e.memo
+                             from ledger_lines l
+                             join ledger_accounts a on a.id = l.account_id
+                             join ledger_entries e on e.id = l.entry_id
+                            where l.user_id = ${userId} and l.id > ${after} ${from} ${to}
+                            order by l.id limit ${BATCH}`),
+    );
+    for (const r of rows) {
+      yield [
+        String(r.id),
+        new Date(r.created_at).toISOString().replace('T', ' ').slice(0, 19),
+        r.kind,
+        r.wallet,
+        formatMoney(BigInt(r.amount)),
+        r.balance_after === null ? '' : formatMoney(BigInt(r.balance_after)),
+        r.status,
+        r.memo ?? '',
+      ];
+    }
+    if (rows.length < BATCH) return;
+    after = Number(rows[rows.length - 1].id);
+  }
+}
+
+/** RFC 4180 field; a leading =, +, - or @ is quoted with a ' so a spreadsheet never runs it as a formula. */
+function csvField(value: string): string {
+  const safe = /^[=+@\t\r]/.test(value) || (/^-/.test(value) && !/^-\d/.test(value)) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+async function writeCsv(file: string, rows: AsyncIterable<string[]>): Promise<number> {
+  const out = createWriteStream(file);
+  const write = async (line: string) => {
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  let n = 0;
+  try {
+    await write('\uFEFF' + HEADER.join(',') + '\r\n'); // BOM: spreadsheets read it as UTF-8
+    for await (const r of rows) {
+      await write(r.map(csvField).join(',') + '\r\n');
+      n++;
+    }
+  } finally {
+    out.end();
+    await once(out, 'close');
+  }
+  return n;
+}
+
+async function writeXlsx(file: string, rows: AsyncIterable<string[]>): Promise<number> {
+  // Imported here: exceljs costs about a second to load, and only an XLSX export needs it.
+  const { default: ExcelJS } = await import('exceljs');
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: true });
+  const sheet = workbook.addWorksheet('records');
+  sheet.columns = HEADER.map((header) => ({ header, width: header === 'memo' ? 40 : 20 }));
+  let n = 0;
+  for await (const r of rows) {
+    // Amounts as text: exact to the 6th decimal, as the ledger holds them.
+    sheet.addRow(r).commit();
+    n++;
+  }
+  sheet.commit();
+  await workbook.commit();
+  return n;
+}
+
+/** The job: writes the file of export `id` unless it is done already. */
+export async function runExport(db: Database, dataDir: string, id: number): Promise<void> {
+  const [row] = rowsOf<ExportRow>(await db.execute(sql`select * from wallet_exports where id = ${id}`));
+  if (!row || row.status !== 'exporting') return;
+  const dir = exportDir(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const name = `${id}.${row.format}`;
+  // A name of its own per run: two runs of one export (a retry beside a slow first) never share a file.
+  const part = path.join(dir, `${name}.${randomUUID()}.part`);
+  try {
+    const rows = linesOf(db, Number(row.user_id), row.from_ms === null ? null : Number(row.from_ms), row.to_ms === null ? null : Number(row.to_ms));
+    const n = row.format === 'csv' ? await writeCsv(part, rows) : await writeXlsx(part, rows);
+    renameSync(part, path.join(dir, name));
+    await db.execute(sql`update wallet_exports set status = 'exported', rows = ${n}, file = ${name}, finished_at = now() where id = ${id} and status = 'exporting'`);
+  } catch (e) {
+    rmSync(part, { force: true });
+    throw e;
+  }
+}
+
+/** Marks an export failed once its job has used up its attempts (the user sees "export failed"). */
+export async function failExport(db: Runner, id: number, error: string): Promise<void> {
+  await db.execute(sql`update wallet_exports set status = 'failed', error = ${error.slice(0, 300)}, finished_at = now() where id = ${id} and status = 'exporting'`);
+}
+
+/** Deletes exports (files and rows) requested more than WALLET_EXPORT_KEEP_DAYS ago. */
+export async function cleanupExports(db: Runner, dataDir: string, now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - WALLET_EXPORT_KEEP_DAYS * DAY_MS).toISOString();
+  const rows = rowsOf<{ id: number | string; file: string | null; format: string }>(
+    await db.execute(sql`delete from wallet_exports where created_at < ${cutoff}::timestamptz returning id, file, format`),
+  );
+  const dir = exportDir(dataDir);
+  for (const r of rows) rmSync(path.join(dir, `${r.id}.${r.format}`), { force: true });
+  // Partial files of runs killed midway.
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return rows.length;
+  }
+  for (const f of names) {
+    if (f.endsWith('.part') && statSync(path.join(dir, f)).mtimeMs < now - 3_600_000) rmSync(path.join(dir, f), { force: true });
+  }
+  return rows.length;
+}

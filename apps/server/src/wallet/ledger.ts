@@ -1,0 +1,373 @@
+// The wallet ledger: double entry in integer micro-units, TigerBeetle's model on PostgreSQL.
+// - One entry per movement; its lines (+ credit, − debit) sum to zero. Nothing is ever updated but
+//   the cached balances and a pending entry's status.
+// - Every command carries an idempotency key: the same key with the same command answers the first
+//   result and writes nothing; with another command it is refused (IdempotencyConflictError). A
+//   refused command (insufficient funds) writes nothing either, so a retry may succeed later.
+// - Accounts are locked in id order (no deadlocks between two transfers), balances updated in the
+//   same transaction; user wallets may not overdraw (posted − pending_out ≥ 0), checked here and
+//   enforced by a CHECK constraint.
+// - Holds: a pending entry counts in pending_in / pending_out until it is posted or voided.
+import { createHash } from 'node:crypto';
+import { sql, type Database, type SQL } from '@lq/db';
+
+export const USER_WALLETS = ['balance', 'rebate'] as const;
+export type UserWallet = (typeof USER_WALLETS)[number];
+
+/** The platform's own accounts (seeded by the ledger migration). */
+export const PLATFORM_ACCOUNTS = ['revenue', 'fees', 'deposit_clearing', 'withdrawal_holds', 'rebate_expense', 'adjustments'] as const;
+export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
+
+export type AccountRef = { userId: number; wallet: UserWallet } | { platform: PlatformAccount };
+
+export const accountCode = (a: AccountRef): string => ('platform' in a ? `platform:${a.platform}` : `user:${a.userId}:${a.wallet}`);
+
+export interface LineSpec {
+  account: AccountRef;
+  /** Micro-units: + credits the account, − debits it. */
+  amount: bigint;
+}
+
+export interface EntryCommand {
+  /** Idempotency key, unique across all entries. */
+  key: string;
+  /** What moved: adjust, transfer, deposit, withdrawal, … (the records' type). */
+  kind: string;
+  /** Whose movement it is (their records); null for platform-only entries. */
+  userId?: number | null;
+  memo?: string | null;
+  meta?: Record<string, string | number | boolean | null> | null;
+  lines: readonly LineSpec[];
+  /** A hold: reserved now, posted or voided later. */
+  pending?: boolean;
+}
+
+export type EntryStatus = 'posted' | 'pending' | 'voided';
+
+export interface EntryResult {
+  id: number;
+  status: EntryStatus;
+  /** True when the key had been used with this very command: nothing was written. */
+  replayed: boolean;
+}
+
+export class LedgerError extends Error {}
+
+/** A user wallet would go below zero. */
+export class InsufficientFundsError extends LedgerError {
+  constructor(
+    readonly account: string,
+    readonly available: bigint,
+    readonly needed: bigint,
+  ) {
+    super(`${account}: ${needed} needed, ${available} available`);
+  }
+}
+
+/** The idempotency key was used with another command. */
+export class IdempotencyConflictError extends LedgerError {
+  constructor(readonly key: string) {
+    super(`idempotency key ${key} was used with another command`);
+  }
+}
+
+/** Posting or voiding an entry that is not (or no longer) pending. */
+export class EntryStateError extends LedgerError {
+  constructor(
+    readonly entryId: number,
+    readonly status: string,
+  ) {
+    super(`entry ${entryId} is ${status}, not pending`);
+  }
+}
+
+type Tx = Pick<Database, 'execute'>;
+
+/** Per database, account codes known to exist (accounts are never deleted): their creation is skipped. */
+const knownAccounts = new WeakMap<object, Set<string>>();
+const knownAccountsOf = (db: object): Set<string> => {
+  let known = knownAccounts.get(db);
+  if (!known) knownAccounts.set(db, (known = new Set()));
+  return known;
+};
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+const run = async <T>(db: Tx, query: SQL): Promise<T[]> => rowsOf<T>(await db.execute(query));
+
+function accountRow(a: AccountRef): { code: string; kind: string; userId: number | null; noOverdraft: boolean } {
+  if ('platform' in a) return { code: accountCode(a), kind: a.platform, userId: null, noOverdraft: false };
+  return { code: accountCode(a), kind: a.wallet, userId: a.userId, noOverdraft: true };
+}
+
+/** A command's fingerprint: what the idempotency key is bound to. */
+export function requestHashOf(cmd: EntryCommand): string {
+  const body = {
+    kind: cmd.kind,
+    userId: cmd.userId ?? null,
+    memo: cmd.memo ?? null,
+    meta: cmd.meta ?? null,
+    pending: !!cmd.pending,
+    lines: cmd.lines.map((l) => [accountCode(l.account), l.amount.toString()]),
+  };
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+function checkLines(cmd: EntryCommand): void {
+  if (cmd.lines.length < 2) throw new LedgerError(`entry ${cmd.key}: at least two lines`);
+  const codes = new Set<string>();
+  let sum = 0n;
+  for (const l of cmd.lines) {
+    if (l.amount === 0n) throw new LedgerError(`entry ${cmd.key}: a line of zero`);
+    const code = accountCode(l.account);
+    if (codes.has(code)) throw new LedgerError(`entry ${cmd.key}: account ${code} twice`);
+    codes.add(code);
+    sum += l.amount;
+  }
+  if (sum !== 0n) throw new LedgerError(`entry ${cmd.key}: lines sum to ${sum}, not zero`);
+}
+
+interface LockedAccount {
+  id: number;
+  code: string;
+  noOverdraft: boolean;
+  posted: bigint;
+  pendingIn: bigint;
+  pendingOut: bigint;
+}
+
+/** Locks the accounts in id order (every transaction does, so two never wait on each other in a cycle). */
+async function lockAccounts(tx: Tx, where: SQL): Promise<LockedAccount[]> {
+  const rows = await run<{ id: number | string; code: string; no_overdraft: boolean; posted: string; pending_in: string; pending_out: string }>(
+    tx,
+    sql`select id, code, no_overdraft, posted::text as posted, pending_in::text as pending_in, pending_out::text as pending_out
+          from ledger_accounts where ${where} order by id for update`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    code: r.code,
+    noOverdraft: r.no_overdraft,
+    posted: BigInt(r.posted),
+    pendingIn: BigInt(r.pending_in),
+    pendingOut: BigInt(r.pending_out),
+  }));
+}
+
+function requireFunds(a: LockedAccount, needed: bigint, before: LockedAccount): void {
+  if (a.noOverdraft && a.posted - a.pendingOut < 0n) {
+    throw new InsufficientFundsError(a.code, before.posted - before.pendingOut, needed);
+  }
+}
+
+function accountsUpdate(accounts: readonly LockedAccount[]): SQL {
+  const values = sql.join(
+    accounts.map((a) => sql`(${a.id}::bigint, ${a.posted.toString()}::bigint, ${a.pendingIn.toString()}::bigint, ${a.pendingOut.toString()}::bigint)`),
+    sql`, `,
+  );
+  return sql`update ledger_accounts a set posted = v.posted, pending_in = v.pending_in, pending_out = v.pending_out
+    from (values ${values}) as v(id, posted, pending_in, pending_out) where a.id = v.id`;
+}
+
+async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise<void> {
+  await tx.execute(accountsUpdate(accounts));
+}
+
+async function replay(tx: Tx, key: string, hash: string): Promise<EntryResult> {
+  const [row] = await run<{ id: number | string; status: EntryStatus; request_hash: string }>(
+    tx,
+    sql`select id, status, request_hash from ledger_entries where idempotency_key = ${key}`,
+  );
+  // ON CONFLICT DO NOTHING waited for the other insert: it committed (else ours would have gone in).
+  if (!row) throw new LedgerError(`entry ${key}: conflicting insert not visible`);
+  if (row.request_hash !== hash) throw new IdempotencyConflictError(key);
+  return { id: Number(row.id), status: row.status, replayed: true };
+}
+
+/** Writes one entry (posted, or pending for a hold) with its lines and balances, or replays it. */
+export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryResult> {
+  checkLines(cmd);
+  const hash = requestHashOf(cmd);
+  const known = knownAccountsOf(db);
+  const result = await db.transaction(async (tx): Promise<EntryResult> => {
+    const [inserted] = await run<{ id: number | string }>(
+      tx,
+      sql`insert into ledger_entries (idempotency_key, request_hash, kind, status, user_id, memo, meta)
+          values (${cmd.key}, ${hash}, ${cmd.kind}, ${cmd.pending ? 'pending' : 'posted'}, ${cmd.userId ?? null}, ${cmd.memo ?? null},
+                  ${cmd.meta ? JSON.stringify(cmd.meta) : null}::jsonb)
+          on conflict (idempotency_key) do nothing returning id`,
+    );
+    if (!inserted) return replay(tx, cmd.key, hash);
+    const entryId = Number(inserted.id);
+
+    const specs = cmd.lines.map((l) => accountRow(l.account));
+    const ensure = (rows: typeof specs) =>
+      tx.execute(sql`insert into ledger_accounts (code, kind, user_id, no_overdraft)
+        values ${sql.join(rows.map((s) => sql`(${s.code}, ${s.kind}, ${s.userId}, ${s.noOverdraft})`), sql`, `)}
+        on conflict do nothing`); // no target: a concurrent insert may hit (user_id, kind) before code
+    const missing = specs.filter((s) => !known.has(s.code));
+    if (missing.length > 0) await ensure(missing);
+    const lockAll = () => lockAccounts(tx, sql`code in (${sql.join(specs.map((s) => sql`${s.code}`), sql`, `)})`);
+    let locked = await lockAll();
+    if (locked.length < specs.length) {
+      await ensure(specs); // the cache was wrong (another database under the same handle): create and lock again
+      locked = await lockAll();
+    }
+    const byCode = new Map(locked.map((a) => [a.code, a]));
+
+    const lineValues: SQL[] = [];
+    for (const line of cmd.lines) {
+      const a = byCode.get(accountCode(line.account));
+      if (!a) throw new LedgerError(`account ${accountCode(line.account)} missing`);
+      const before = { ...a };
+      let balanceAfter: string | null = null;
+      if (cmd.pending) {
+        if (line.amount > 0n) a.pendingIn += line.amount;
+        else a.pendingOut -= line.amount;
+      } else {
+        a.posted += line.amount;
+        balanceAfter = a.posted.toString();
+      }
+      if (line.amount < 0n) requireFunds(a, -line.amount, before);
+      const owner = 'platform' in line.account ? null : line.account.userId;
+      lineValues.push(sql`(${entryId}::bigint, ${a.id}::bigint, ${line.amount.toString()}::bigint, ${balanceAfter}::bigint, ${owner}::bigint, ${cmd.kind})`);
+    }
+    // Lines and balances in one statement (one round trip less per movement).
+    await tx.execute(sql`with lines as (
+        insert into ledger_lines (entry_id, account_id, amount, balance_after, user_id, kind) values ${sql.join(lineValues, sql`, `)}
+      ) ${accountsUpdate(locked)}`);
+    return { id: entryId, status: cmd.pending ? 'pending' : 'posted', replayed: false };
+  });
+  // Only after the commit: a rolled-back transaction may have been the one creating them.
+  for (const l of cmd.lines) known.add(accountCode(l.account));
+  return result;
+}
+
+/** Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. */
+async function resolvePending(db: Database, entryId: number, key: string, to: 'posted' | 'voided'): Promise<EntryResult> {
+  return db.transaction(async (tx) => {
+    const [entry] = await run<{ id: number | string; status: EntryStatus; resolution_key: string | null }>(
+      tx,
+      sql`select id, status, resolution_key from ledger_entries where id = ${entryId} for update`,
+    );
+    if (!entry) throw new EntryStateError(entryId, 'missing');
+    if (entry.status !== 'pending') {
+      if (entry.resolution_key === key && entry.status === to) return { id: entryId, status: to, replayed: true };
+      if (entry.resolution_key === key) throw new IdempotencyConflictError(key);
+      throw new EntryStateError(entryId, entry.status);
+    }
+    const [used] = await run<{ id: number | string }>(tx, sql`select id from ledger_entries where resolution_key = ${key}`);
+    if (used) throw new IdempotencyConflictError(key);
+
+    const lines = await run<{ id: number | string; account_id: number | string; amount: string }>(
+      tx,
+      sql`select id, account_id, amount::text as amount from ledger_lines where entry_id = ${entryId} order by id`,
+    );
+    const locked = await lockAccounts(tx, sql`id in (select account_id from ledger_lines where entry_id = ${entryId})`);
+    const byId = new Map(locked.map((a) => [a.id, a]));
+    for (const line of lines) {
+      const a = byId.get(Number(line.account_id))!;
+      const amount = BigInt(line.amount);
+      const before = { ...a };
+      if (amount > 0n) a.pendingIn -= amount;
+      else a.pendingOut += amount;
+      if (to === 'posted') {
+        a.posted += amount;
+        await tx.execute(sql`update ledger_lines set balance_after = ${a.posted.toString()}::bigint where id = ${Number(line.id)}`);
+        if (amount < 0n) requireFunds(a, -amount, before);
+      }
+    }
+    await saveAccounts(tx, locked);
+    await tx.execute(sql`update ledger_entries set status = ${to}, resolved_at = now(), resolution_key = ${key} where id = ${entryId}`);
+    return { id: entryId, status: to, replayed: false };
+  });
+}
+
+export const postPending = (db: Database, entryId: number, key: string) => resolvePending(db, entryId, key, 'posted');
+export const voidPending = (db: Database, entryId: number, key: string) => resolvePending(db, entryId, key, 'voided');
+
+export interface AccountBalance {
+  posted: bigint;
+  pendingIn: bigint;
+  pendingOut: bigint;
+  /** What may be spent: posted − pending_out. */
+  available: bigint;
+}
+
+/** Balances of a user's wallets (zero for a wallet that never moved). */
+export async function userBalances(db: Tx, userId: number): Promise<Record<UserWallet, AccountBalance>> {
+  const rows = await run<{ kind: UserWallet; posted: string; pending_in: string; pending_out: string }>(
+    db,
+    sql`select kind, posted::text as posted, pending_in::text as pending_in, pending_out::text as pending_out
+          from ledger_accounts where user_id = ${userId}`,
+  );
+  const zero: AccountBalance = { posted: 0n, pendingIn: 0n, pendingOut: 0n, available: 0n };
+  const out: Record<UserWallet, AccountBalance> = { balance: zero, rebate: zero };
+  for (const r of rows) {
+    const posted = BigInt(r.posted);
+    const pendingOut = BigInt(r.pending_out);
+    out[r.kind] = { posted, pendingIn: BigInt(r.pending_in), pendingOut, available: posted - pendingOut };
+  }
+  return out;
+}
+
+/**
+ * Recomputes the ledger from its lines: every entry sums to zero, every cached balance equals its
+ * lines, no user wallet below zero, balance-after set exactly on posted lines. Returns one line per
+ * difference (empty: clean).
+ */
+export async function verifyLedger(db: Tx): Promise<string[]> {
+  const problems: string[] = [];
+  const unbalanced = await run<{ id: number | string; key: string; lines: number | string; total: string }>(
+    db,
+    sql`select e.id, e.idempotency_key as key, count(l.id) as lines, coalesce(sum(l.amount), 0)::text as total
+          from ledger_entries e left join ledger_lines l on l.entry_id = e.id
+         group by e.id having coalesce(sum(l.amount), 0) <> 0 or count(l.id) < 2`,
+  );
+  for (const e of unbalanced) problems.push(`entry ${e.id} (${e.key}): ${e.lines} line(s) summing to ${e.total}, not zero`);
+
+  const accounts = await run<{
+    code: string;
+    no_overdraft: boolean;
+    posted: string;
+    pending_in: string;
+    pending_out: string;
+    lines_posted: string;
+    lines_pending_in: string;
+    lines_pending_out: string;
+  }>(
+    db,
+    sql`select a.code, a.no_overdraft, a.posted::text as posted, a.pending_in::text as pending_in, a.pending_out::text as pending_out,
+               coalesce(sum(l.amount) filter (where e.status = 'posted'), 0)::text as lines_posted,
+               coalesce(sum(l.amount) filter (where e.status = 'pending' and l.amount > 0), 0)::text as lines_pending_in,
+               coalesce(-sum(l.amount) filter (where e.status = 'pending' and l.amount < 0), 0)::text as lines_pending_out
+          from ledger_accounts a
+          left join ledger_lines l on l.account_id = a.id
+          left join ledger_entries e on e.id = l.entry_id
+         group by a.id order by a.id`,
+  );
+  for (const a of accounts) {
+    for (const [name, cached, fromLines] of [
+      ['posted', a.posted, a.lines_posted],
+      ['pending_in', a.pending_in, a.lines_pending_in],
+      ['pending_out', a.pending_out, a.lines_pending_out],
+    ] as const) {
+      if (BigInt(cached) !== BigInt(fromLines)) problems.push(`account ${a.code}: ${name} is ${cached}, its lines say ${fromLines}`);
+    }
+    if (a.no_overdraft && BigInt(a.lines_posted) - BigInt(a.lines_pending_out) < 0n) {
+      problems.push(`account ${a.code}: below zero (${a.lines_posted} posted, ${a.lines_pending_out} held)`);
+    }
+  }
+
+  const afterMismatch = await run<{ id: number | string; status: string }>(
+    db,
+    sql`select l.id, e.status from ledger_lines l join ledger_entries e on e.id = l.entry_id
+         where (e.status = 'posted') <> (l.balance_after is not null) limit 100`,
+  );
+  const copies = await run<{ id: number | string }>(
+    db,
+    sql`select l.id from ledger_lines l join ledger_accounts a on a.id = l.account_id join ledger_entries e on e.id = l.entry_id
+         where l.user_id is distinct from a.user_id or l.kind is distinct from e.kind limit 100`,
+  );
+  for (const l of copies) problems.push(`line ${l.id}: its user or kind differs from its account's or entry's`);
+  for (const l of afterMismatch) problems.push(`line ${l.id}: balance-after ${l.status === 'posted' ? 'missing on a posted line' : `set on a ${l.status} line`}`);
+  return problems;
+}

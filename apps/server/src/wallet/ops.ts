@@ -1,0 +1,58 @@
+// Operator commands of the wallet area (wired into `npm run ops` by ops/).
+import { formatMoney, parseMoney, WALLETS, type Wallet } from '@lq/contracts';
+import { flags, OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
+import { IdempotencyConflictError, InsufficientFundsError, userBalances, verifyLedger } from './ledger';
+import { adjustWallet } from './service';
+
+export const WALLET_OPS: OpsCommandSet = {
+  usage: `  wallet:adjust <email> <amount> --wallet <balance|rebate> --reason <text> --key <key>
+                                              credit (or, negative, debit) a wallet; the key makes a retry safe
+  ledger:verify                               recompute every balance from the ledger lines; exit 1 naming each difference`,
+  commands: {
+    'wallet:adjust': {
+      args: -1,
+      async run(db, args, out) {
+        const { positional, values } = flags(args, ['wallet', 'reason', 'key']);
+        const [email, amountText] = positional;
+        if (positional.length !== 2 || !email || !amountText) throw new OpsError('wallet:adjust <email> <amount> --wallet <balance|rebate> --reason <text> --key <key>', 2);
+        const amount = parseMoney(amountText);
+        if (amount === undefined || amount === 0n) throw new OpsError(`amount must be a non-zero number with at most 6 decimals (got "${amountText}")`, 2);
+        const wallet = values.wallet as Wallet | undefined;
+        if (!wallet || !(WALLETS as readonly string[]).includes(wallet)) throw new OpsError('--wallet must be balance or rebate', 2);
+        const reason = values.reason?.trim();
+        if (!reason) throw new OpsError('--reason is required: it is recorded with the movement and shown in the records', 2);
+        const key = values.key?.trim();
+        if (!key) throw new OpsError('--key is required (any text unique to this adjustment): typing the command twice then moves the money once', 2);
+        const userId = await userIdByMail(db, email);
+        try {
+          const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, key });
+          const after = (await userBalances(db.db, userId))[wallet];
+          const verb = amount > 0n ? 'credited' : 'debited';
+          out(
+            entry.replayed
+              ? `already done: entry ${entry.id} (key ${key}); ${wallet} wallet ${formatMoney(after.available)}`
+              : `${verb} ${formatMoney(amount < 0n ? -amount : amount)} ${amount > 0n ? 'to' : 'from'} ${email}'s ${wallet} wallet: entry ${entry.id}; now ${formatMoney(after.available)}`,
+          );
+        } catch (e) {
+          if (e instanceof InsufficientFundsError) throw new OpsError(`the ${wallet} wallet holds ${formatMoney(e.available)}: a debit may not take it below zero`);
+          if (e instanceof IdempotencyConflictError) throw new OpsError(`key ${key} was already used for another adjustment`);
+          throw e;
+        }
+      },
+    },
+    'ledger:verify': {
+      args: 0,
+      async run(db, _args, out) {
+        const problems = await verifyLedger(db.db);
+        if (problems.length > 0) {
+          for (const p of problems) out(p);
+          throw new OpsError(`${problems.length} difference(s) in the ledger`);
+        }
+        const [counts] = await db.exec<{ entries: string; accounts: string }>(
+          'select (select count(*) from ledger_entries)::text as entries, (select count(*) from ledger_accounts)::text as accounts',
+        );
+        out(`ledger clean: ${counts.entries} entries, ${counts.accounts} accounts; every entry sums to zero and every balance equals its lines`);
+      },
+    },
+  },
+};

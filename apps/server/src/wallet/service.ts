@@ -1,0 +1,124 @@
+// Wallet info, records, the rebate → balance transfer and operator adjustments, on the ledger.
+import { randomUUID } from 'node:crypto';
+import { sql, type Database } from '@lq/db';
+import { AppError, formatMoney, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
+import { IdempotencyConflictError, InsufficientFundsError, postEntry, userBalances, type EntryResult } from './ledger';
+
+type Runner = Pick<Database, 'execute'>;
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+export async function walletInfoOf(db: Database, userId: number): Promise<WalletInfo> {
+  const balances = await userBalances(db, userId);
+  const [sums] = rowsOf<Record<'total_deposit' | 'today_dividend' | 'total_dividend' | 'pending_transfer' | 'processed_transfer', string>>(
+    await db.execute(sql`select
+        coalesce(sum(l.amount) filter (where e.kind = 'deposit' and e.status = 'posted' and l.amount > 0), 0)::text as total_deposit,
+        coalesce(sum(l.amount) filter (where e.kind = 'dividend' and e.status = 'posted' and l.amount > 0
+                                         and e.created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'), 0)::text as today_dividend,
+        coalesce(sum(l.amount) filter (where e.kind = 'dividend' and e.status = 'posted' and l.amount > 0), 0)::text as total_dividend,
+        coalesce(-sum(l.amount) filter (where e.kind = 'withdrawal' and e.status = 'pending' and l.amount < 0), 0)::text as pending_transfer,
+        coalesce(-sum(l.amount) filter (where e.kind = 'withdrawal' and e.status = 'posted' and l.amount < 0), 0)::text as processed_transfer
+      from ledger_lines l
+      join ledger_entries e on e.id = l.entry_id
+     where l.user_id = ${userId}`),
+  );
+  const money = (v: string | undefined) => formatMoney(BigInt(v ?? '0'));
+  return {
+    balance: formatMoney(balances.balance.available + balances.rebate.available),
+    balanceWallet: formatMoney(balances.balance.available),
+    rebateWallet: formatMoney(balances.rebate.available),
+    totalDeposit: money(sums?.total_deposit),
+    todayDividend: money(sums?.today_dividend),
+    totalDividend: money(sums?.total_dividend),
+    pendingTransfer: money(sums?.pending_transfer),
+    processedTransfer: money(sums?.processed_transfer),
+  };
+}
+
+/** The lines of the user's wallets, newest first (one per wallet a movement touched). */
+export async function walletRecordsOf(
+  db: Runner,
+  userId: number,
+  query: { type?: WalletRecordType | undefined; page: number; size: number },
+): Promise<WalletRecords> {
+  const byType = query.type ? sql`and l.kind = ${query.type}` : sql``;
+  // The page's ids first, from the (user_id, id) or (user_id, kind, id) index alone (a deep page
+  // skips index entries, not joined rows), then the joins for those 20 lines only.
+  const rows = rowsOf<{
+    id: number | string;
+    kind: WalletRecordType;
+    wallet: Wallet;
+    amount: string;
+    balance_after: string | null;
+    status: WalletRecord['status'];
+    created_at: Date | string;
+    memo: string | null;
+  }>(
+    await db.execute(sql`select l.id, l.kind, a.kind as wallet, l.amount::text as amount, l.balance_after::text as balance_after,
+                                e.status, e.created_at, e.memo
+                           from (select l.id from ledger_lines l
+                                  where l.user_id = ${userId} ${byType}
+                                  order by l.id desc
+                                  limit ${query.size} offset ${(query.page - 1) * query.size}) page
+                           join ledger_lines l on l.id = page.id
+                           join ledger_accounts a on a.id = l.account_id
+                           join ledger_entries e on e.id = l.entry_id
+                          order by l.id desc`),
+  );
+  const [count] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from ledger_lines l where l.user_id = ${userId} ${byType}`));
+  return {
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      type: r.kind,
+      wallet: r.wallet,
+      amount: formatMoney(BigInt(r.amount)),
+      balanceAfter: r.balance_after === null ? null : formatMoney(BigInt(r.balance_after)),
+      status: r.status,
+      time: new Date(r.created_at).getTime(),
+      memo: r.memo,
+    })),
+    total: Number(count?.n ?? 0),
+  };
+}
+
+/** Rebate wallet → balance wallet. The key is the client's, scoped to the user. */
+export async function transferRebate(db: Database, userId: number, amount: bigint, key: string): Promise<EntryResult> {
+  try {
+    return await postEntry(db, {
+      key: `transfer:${userId}:${key}`,
+      kind: 'transfer',
+      userId,
+      lines: [
+        { account: { userId, wallet: 'rebate' }, amount: -amount },
+        { account: { userId, wallet: 'balance' }, amount },
+      ],
+    });
+  } catch (e) {
+    if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_REBATE', { available: formatMoney(e.available) }, 'amount');
+    if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+    throw e;
+  }
+}
+
+export interface Adjustment {
+  userId: number;
+  wallet: Wallet;
+  /** + credit, − debit (never below zero). */
+  amount: bigint;
+  reason: string;
+  /** The operator's key: the same adjustment typed twice moves the money once. */
+  key?: string;
+}
+
+/** An operator's credit or debit of a user wallet, against the platform's adjustments account. */
+export function adjustWallet(db: Database, a: Adjustment): Promise<EntryResult> {
+  return postEntry(db, {
+    key: `adjust:${a.key ?? randomUUID()}`,
+    kind: 'adjust',
+    userId: a.userId,
+    memo: a.reason,
+    lines: [
+      { account: { platform: 'adjustments' }, amount: -a.amount },
+      { account: { userId: a.userId, wallet: a.wallet }, amount: a.amount },
+    ],
+  });
+}

@@ -1,0 +1,141 @@
+// Hot-wallet payouts against a real local EVM node (hardhat) and a real database: request →
+// approve → signed, kept and sent by the payout pass → confirmed → completed with the hold posted;
+// a payout whose send failed is sent again byte for byte (one transaction on chain); a wallet short
+// of USDT waits; a payout that reverts on chain fails and voids the hold. `verifyLedger` after each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPublicClient, getAddress, http, parseAbiItem, type Address } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { deployTestToken, HOT_KEY, startLocalChain, type LocalChain, type TestToken } from '../../test/local-chain';
+import { verifyLedger } from '../wallet';
+import { payoutChainsOf } from './chains';
+import { hotWalletOf, type HotWallet } from './hot-wallet';
+import { payoutPass } from './jobs';
+import { WITHDRAW_OPS } from './ops';
+import { payingUser } from './test-helpers';
+
+const CONFIRMATIONS = 2;
+const USDT = 10n ** 18n;
+const PAYEE = (n: number) => getAddress(`0x${`beef${n}`.repeat(8)}`);
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+let chain: LocalChain;
+let token: TestToken;
+let t: TestApp;
+let hot: HotWallet;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(path.join(tmpdir(), 'lq-hot-'));
+  chain = await startLocalChain({ stateDir });
+  token = await deployTestToken(chain, 18);
+  t = await startTestApp({
+    env: {
+      AUTH_CACHE_MS: '0',
+      BSC_RPC_URL: chain.url,
+      BSC_USDT_CONTRACT: token.address,
+      BSC_CONFIRMATIONS: String(CONFIRMATIONS),
+      WITHDRAW_PAYOUT: 'hot-wallet',
+      HOT_WALLET_KEY: HOT_KEY,
+    },
+  });
+  hot = hotWalletOf({ url: chain.url, token: token.address, privateKey: HOT_KEY });
+});
+afterEach(async () => {
+  expect(await verifyLedger(t.database.db)).toEqual([]);
+});
+afterAll(async () => {
+  await t?.close();
+  await chain?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const ops = (name: string, ...args: string[]) => WITHDRAW_OPS.commands[name].run(t.database, args, () => undefined, t.config);
+const pass = (wallet: HotWallet = hot) => payoutPass(t.database.db, payoutChainsOf(t.config), wallet);
+let seq = 0;
+async function approved(to: Address, amount: string, funds = 100_000_000n): Promise<{ u: RegisteredUser; id: number }> {
+  const u = await payingUser(t, funds);
+  const res = await t.call('POST', '/user/api/withdraw/create', {
+    token: u.token,
+    body: { network: 'BEP20', address: to, amount, paidPwd: '123456', idempotencyKey: `hot-payout-${++seq}` },
+  });
+  const created = res.json<Envelope<{ id: number }>>();
+  expect(created.code, created.msg).toBe('00000');
+  await ops('withdraw:approve', String(created.data.id));
+  return { u, id: created.data.id };
+}
+const detail = async (u: RegisteredUser, id: number) =>
+  (await t.call('GET', `/user/api/withdraw/detail/${id}`, { token: u.token, lang: 'en_US' })).json<Envelope<{ state: string; txHash: string | null; reason: string | null }>>().data;
+const info = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<Record<string, string>>>().data;
+/** Every USDT transfer to `to` on chain. */
+async function transfersTo(to: Address): Promise<bigint[]> {
+  const client = createPublicClient({ transport: http(chain.url), cacheTime: 0 });
+  const logs = await client.getLogs({ address: token.address, event: TRANSFER, args: { to }, fromBlock: 0n, toBlock: 'latest' });
+  return logs.map((l) => l.args.value!);
+}
+
+describe('hot-wallet payouts (BEP20)', () => {
+  it('pays an approved withdrawal, completes it at its confirmations, once', async () => {
+    await token.send(hot.address, 1000n * USDT);
+    const to = PAYEE(1);
+    const { u, id } = await approved(to, '40');
+    expect(await pass()).toMatchObject({ signed: 1, completed: 0 });
+    const sent = await detail(u, id);
+    expect(sent.state).toBe('processing');
+    expect(sent.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    await chain.mine(CONFIRMATIONS);
+    expect(await pass()).toMatchObject({ signed: 0, resent: 0, completed: 1 });
+    expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: sent.txHash });
+    expect(await info(u)).toMatchObject({ balanceWallet: '57.000000', pendingTransfer: '0.000000', processedTransfer: '43.000000' });
+    expect(await pass()).toMatchObject({ signed: 0, resent: 0, completed: 0 });
+    expect(await transfersTo(to)).toEqual([40n * USDT]);
+  });
+
+  it('a payout kept but never sent (a crash, a node that failed) is sent again, the same transaction', async () => {
+    await token.send(hot.address, 100n * USDT);
+    const to = PAYEE(2);
+    const { u, id } = await approved(to, '15');
+    const failing: HotWallet = { ...hot, send: () => Promise.reject(new Error('connection refused')) };
+    await expect(pass(failing)).rejects.toThrow('connection refused');
+    const kept = await detail(u, id);
+    expect(kept.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await transfersTo(to)).toEqual([]);
+    expect(await pass()).toMatchObject({ resent: 1, signed: 0 });
+    await chain.mine(CONFIRMATIONS);
+    expect(await pass()).toMatchObject({ completed: 1 });
+    expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: kept.txHash });
+    expect(await transfersTo(to)).toEqual([15n * USDT]);
+  });
+
+  it('waits while the hot wallet is short of USDT, and fails a payout that reverts, voiding the hold', async () => {
+    const { raw: before } = await hot.tokenBalance();
+    const BIG = 10_000_000_000n; // 10,000 Lightning
+    const short = await approved(PAYEE(3), String(before / USDT + 1n), BIG);
+    expect(await pass()).toMatchObject({ short: 1, signed: 0 });
+    expect(await detail(short.u, short.id)).toMatchObject({ state: 'processing', txHash: null });
+    await ops('withdraw:reject', String(short.id), '--reason', 'too large for today');
+
+    // Two payouts each within the balance, together above it, sent before either is mined: the
+    // second reverts on chain, moves nothing, and its withdrawal fails with the hold voided.
+    const { raw: holds } = await hot.tokenBalance();
+    const half = holds / USDT / 2n + 1n;
+    const first = await approved(PAYEE(4), String(half), BIG);
+    const second = await approved(PAYEE(5), String(half), BIG);
+    await chain.rpc('evm_setAutomine', [false]);
+    try {
+      expect(await pass()).toMatchObject({ signed: 2 });
+    } finally {
+      await chain.rpc('evm_setAutomine', [true]);
+    }
+    await chain.mine(CONFIRMATIONS + 1);
+    expect(await pass()).toMatchObject({ completed: 1, failed: 1 });
+    expect(await detail(first.u, first.id)).toMatchObject({ state: 'completed' });
+    const failed = await detail(second.u, second.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.reason).toBe('The payout transaction failed on chain; the amount and fee are back in your balance wallet.');
+    expect(await info(second.u)).toMatchObject({ balanceWallet: '10000.000000', pendingTransfer: '0.000000' });
+    expect(await transfersTo(PAYEE(5))).toEqual([]);
+  });
+});

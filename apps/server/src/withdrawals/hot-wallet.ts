@@ -1,0 +1,165 @@
+// Hot-wallet payouts on BSC (WITHDRAW_PAYOUT=hot-wallet): the server signs a USDT transfer with the
+// key from config and pays approved BEP20 withdrawals itself. Crash safety comes from the order:
+// the signed transaction (its hash, nonce and raw bytes) is committed with the withdrawal BEFORE it
+// is sent, so a process killed anywhere either signed nothing (nothing is kept, nothing was sent)
+// or left a kept transaction that the next pass sends again, byte for byte — the same hash, the
+// same nonce: it can land once at most. Nothing else ever signs for that withdrawal.
+import { sql, type Database } from '@lq/db';
+import { formatMoney } from '@lq/contracts';
+import {
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  keccak256,
+  parseAbi,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type Transport,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { ChainUnavailableError } from '../deposits';
+import { rawOf, usdtOf } from './payout';
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
+/** A token transfer's gas, with room (USDT's transfer uses ~35–52k). */
+const TRANSFER_GAS = 100_000n;
+
+export interface HotWallet {
+  readonly address: Address;
+  /** The next nonce the node would give a new transaction of the wallet (pending ones counted). */
+  pendingNonce(): Promise<number>;
+  /** The wallet's USDT, in the token's units, and the token's decimals. */
+  tokenBalance(): Promise<{ raw: bigint; decimals: number }>;
+  /** A signed USDT transfer: its bytes and hash (nothing is sent). */
+  sign(to: Address, raw: bigint, nonce: number): Promise<{ raw: Hex; hash: Hex }>;
+  /** Sends signed bytes; a node that already has them is fine. */
+  send(raw: Hex, hash: Hex): Promise<void>;
+}
+
+export interface HotWalletOptions {
+  url?: string;
+  transport?: Transport;
+  token: Address;
+  /** 0x + 64 hex digits: from config, never logged. */
+  privateKey: Hex;
+}
+
+export function hotWalletOf(options: HotWalletOptions): HotWallet {
+  const account: PrivateKeyAccount = privateKeyToAccount(options.privateKey);
+  const client: PublicClient = createPublicClient({ transport: options.transport ?? http(options.url, { timeout: 15_000, retryCount: 1 }), cacheTime: 0 });
+  let chainId: number | undefined;
+  let decimals: number | undefined;
+  const guarded = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (e) {
+      throw new ChainUnavailableError(`BSC ${what}: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+    }
+  };
+  return {
+    address: account.address,
+    pendingNonce: () => guarded('eth_getTransactionCount', () => client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+    async tokenBalance() {
+      decimals ??= await guarded('decimals()', async () => Number(await client.readContract({ address: options.token, abi: ERC20, functionName: 'decimals' })));
+      const raw = await guarded('balanceOf()', () => client.readContract({ address: options.token, abi: ERC20, functionName: 'balanceOf', args: [account.address] }));
+      return { raw, decimals };
+    },
+    async sign(to, raw, nonce) {
+      chainId ??= await guarded('eth_chainId', () => client.getChainId());
+      const gasPrice = await guarded('eth_gasPrice', () => client.getGasPrice());
+      const data = encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to, raw] });
+      const signed = await account.signTransaction({ type: 'legacy', chainId, nonce, to: options.token, data, gas: TRANSFER_GAS, gasPrice, value: 0n });
+      return { raw: signed, hash: keccak256(signed) };
+    },
+    async send(raw, hash) {
+      try {
+        await client.sendRawTransaction({ serializedTransaction: raw });
+      } catch (e) {
+        // Sent before (a restart re-sends): the node knows it, or it is already mined.
+        const known = await client.getTransaction({ hash }).then(
+          () => true,
+          () => false,
+        );
+        if (known) return;
+        throw new ChainUnavailableError(`BSC eth_sendRawTransaction: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+      }
+    },
+  };
+}
+
+export interface HotPayoutResult {
+  signed: number;
+  resent: number;
+  /** Waiting for the wallet to hold enough USDT. */
+  short: number;
+}
+
+interface SendRow {
+  id: string | number;
+  address: string;
+  amount: string;
+  tx_hash: string | null;
+  payout_raw: string | null;
+}
+
+/**
+ * One pass: first every kept transaction not yet on chain is sent again (a crash between commit and
+ * send, a node that dropped it), in nonce order; then approved BEP20 withdrawals nobody paid yet are
+ * signed, kept, and sent, one by one.
+ */
+export async function payFromHotWallet(
+  db: Database,
+  wallet: HotWallet,
+  isOnChain: (hash: string) => Promise<boolean>,
+  limit = 50,
+): Promise<HotPayoutResult> {
+  const result: HotPayoutResult = { signed: 0, resent: 0, short: 0 };
+  const kept = rowsOf<SendRow>(
+    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw from withdrawals
+        where status = 'processing' and payout = 'hot-wallet' and payout_from = ${wallet.address} and payout_raw is not null
+        order by payout_nonce`),
+  );
+  for (const row of kept) {
+    if (await isOnChain(row.tx_hash!)) continue;
+    await wallet.send(row.payout_raw as Hex, row.tx_hash as Hex);
+    result.resent++;
+  }
+
+  const due = rowsOf<SendRow>(
+    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw from withdrawals
+        where status = 'processing' and network = 'BEP20' and tx_hash is null and payout is null order by id limit ${limit}`),
+  );
+  for (const row of due) {
+    const id = Number(row.id);
+    const amount = BigInt(row.amount);
+    const { raw: holds, decimals } = await wallet.tokenBalance();
+    const raw = rawOf(amount, decimals);
+    if (holds < raw) {
+      const short = `hot wallet ${wallet.address} holds ${usdtOf(holds, decimals)} USDT; this payout needs ${formatMoney(amount)}`;
+      await db.execute(sql`update withdrawals set payout_check = ${short}, checked_at = now() where id = ${id} and tx_hash is null`);
+      result.short++;
+      break; // the rest wait too, in order, until the operator tops the wallet up
+    }
+    const nodeNonce = await wallet.pendingNonce();
+    const signed = await db.transaction(async (tx) => {
+      const [still] = rowsOf<{ id: string | number }>(
+        await tx.execute(sql`select id from withdrawals where id = ${id} and status = 'processing' and tx_hash is null and payout is null for update`),
+      );
+      if (!still) return undefined; // rejected, or paid by hand, meanwhile
+      const [last] = rowsOf<{ n: string | null }>(await tx.execute(sql`select max(payout_nonce)::text as n from withdrawals where payout_from = ${wallet.address}`));
+      const nonce = Math.max(nodeNonce, last.n === null ? 0 : Number(last.n) + 1);
+      const s = await wallet.sign(row.address as Address, raw, nonce);
+      await tx.execute(sql`update withdrawals set payout = 'hot-wallet', payout_from = ${wallet.address}, payout_nonce = ${nonce}, payout_raw = ${s.raw},
+            tx_hash = ${s.hash.toLowerCase()}, payout_check = ${`signed with nonce ${nonce}, sending`}, checked_at = now(), updated_at = now()
+          where id = ${id}`);
+      return s;
+    });
+    if (!signed) continue;
+    result.signed++;
+    await wallet.send(signed.raw, signed.hash);
+  }
+  return result;
+}

@@ -1,0 +1,104 @@
+// Operator commands of the withdrawals area (wired into `npm run ops` by ops/): the review queue,
+// approve / reject, and the limit below which no review is needed.
+import { AppError, errorMessageKey, formatMoney, parseMoney, translate, WITHDRAW_STATES, type WithdrawState } from '@lq/contracts';
+import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { payoutChainsOf } from './chains';
+import { recordManualPayout } from './payout';
+import { approveWithdrawal, autoApproveBelow, rejectWithdrawal, setAutoApproveBelow, withdrawalsForReview } from './service';
+
+/** Service refusals in the operator's words (English). */
+async function asOps<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof AppError) throw new OpsError(e.errorName === 'NOT_FOUND' ? 'no such withdrawal' : translate('en-US', errorMessageKey(e.errorName), e.params));
+    throw e;
+  }
+}
+
+function idOf(text: string | undefined): number {
+  const id = Number(text);
+  if (!text || !Number.isSafeInteger(id) || id <= 0) throw new OpsError(`a withdrawal id is a positive whole number (got "${text ?? ''}")`, 2);
+  return id;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+
+export const WITHDRAW_OPS: OpsCommandSet = {
+  usage: `  withdraw:list [--state <state|all>]         withdrawals waiting for review and being paid (or of one state), oldest first
+  withdraw:approve <id>                       let a withdrawal waiting for review through to its payout
+  withdraw:reject <id> --reason <text>        refuse it: the hold is released to the user's balance, who reads the reason
+  withdraw:paid <id> <txhash>                 you paid an approved withdrawal yourself: its transaction is checked on chain
+                                              (that amount to that address) and the withdrawal completes at its confirmations
+  withdraw:limit [<amount>]                   show, or set, the amount below which withdrawals need no review (0: all do)`,
+  commands: {
+    'withdraw:list': {
+      args: -1,
+      async run(db, args, out) {
+        const { positional, values } = flags(args, ['state']);
+        if (positional.length > 0) throw new OpsError('withdraw:list [--state <state|all>]', 2);
+        const state = values.state ?? 'open';
+        let states: readonly WithdrawState[];
+        if (state === 'open') states = ['pendingReview', 'processing'];
+        else if (state === 'all') states = WITHDRAW_STATES;
+        else if ((WITHDRAW_STATES as readonly string[]).includes(state)) states = [state as WithdrawState];
+        else throw new OpsError(`--state is one of ${WITHDRAW_STATES.join(', ')} or all (got "${state}")`, 2);
+        const rows = await withdrawalsForReview(db.db, { states, limit: 500 });
+        if (rows.length === 0) {
+          out(`no withdrawal ${state === 'open' ? 'waiting for review or being paid' : `in ${state}`}`);
+          return;
+        }
+        printTable(
+          [
+            ['id', 'state', 'user', 'network', 'address', 'amount', 'fee', 'requested', 'review', 'tx', 'on chain'],
+            ...rows.map((w) => [String(w.id), w.state, w.mail, w.network, w.address, w.amount, w.fee, iso(w.createdAt), w.reviewedBy ?? '-', w.txHash ?? '-', w.payoutCheck ?? '-']),
+          ],
+          out,
+        );
+        if (rows.length === 500) out('(the oldest 500; narrow with --state)');
+      },
+    },
+    'withdraw:approve': {
+      args: 1,
+      async run(db, [idText], out) {
+        const w = await asOps(() => approveWithdrawal(db.db, idOf(idText)));
+        out(`withdrawal ${w.id} approved: ${w.amount} USDT to ${w.address} (${w.network}) is now processing`);
+      },
+    },
+    'withdraw:reject': {
+      args: -1,
+      async run(db, args, out) {
+        const { positional, values } = flags(args, ['reason']);
+        if (positional.length !== 1) throw new OpsError('withdraw:reject <id> --reason <text>', 2);
+        const reason = values.reason?.trim();
+        if (!reason) throw new OpsError('--reason is required: the user reads it on the withdrawal', 2);
+        const w = await asOps(() => rejectWithdrawal(db.db, idOf(positional[0]), reason));
+        out(`withdrawal ${w.id} rejected: ${w.total} released to the user's balance wallet; reason: ${reason}`);
+      },
+    },
+    'withdraw:paid': {
+      args: 2,
+      async run(db, [idText, hash], out, config) {
+        const r = await asOps(() => recordManualPayout(db.db, payoutChainsOf(config), idOf(idText), hash));
+        out(
+          r.state === 'completed'
+            ? `withdrawal ${idText} completed: its transaction is confirmed (${r.detail})`
+            : `withdrawal ${idText}: transaction recorded (${r.detail}); it completes at its confirmations (withdraw:list shows the last check)`,
+        );
+      },
+    },
+    'withdraw:limit': {
+      args: -1,
+      async run(db, args, out) {
+        if (args.length > 1) throw new OpsError('withdraw:limit [<amount>]', 2);
+        if (args.length === 1) {
+          const limit = parseMoney(args[0]);
+          if (limit === undefined || limit < 0n) throw new OpsError(`the limit is an amount ≥ 0 with at most 6 decimals (got "${args[0]}")`, 2);
+          await setAutoApproveBelow(db.db, limit);
+        }
+        const limit = await autoApproveBelow(db.db);
+        out(limit === 0n ? 'every withdrawal waits for review (limit 0)' : `withdrawals below ${formatMoney(limit)} need no review; the rest wait for an operator`);
+      },
+    },
+  },
+};

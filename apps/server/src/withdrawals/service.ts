@@ -1,0 +1,201 @@
+// Withdrawal requests: checked (minimum, address of the network, payment password with its
+// lockout), then amount + fee held by a pending ledger entry in the same transaction as the
+// withdrawal's row, under the client's idempotency key (Stripe's rule: the same key and body
+// answer the first result; another body under it is refused).
+import { createHash } from 'node:crypto';
+import { getSetting, setSetting, SETTING_KEYS, sql, type Database } from '@lq/db';
+import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, type Locale, type WithdrawCreateBody, type WithdrawItem, type WithdrawList, type WithdrawState } from '@lq/contracts';
+import { checkPayPassword } from '../users';
+import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
+import { isWithdrawAddress } from './addresses';
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+export const WITHDRAW_MIN_MICRO = parseMoney(String(CONVERSION_MIN))!;
+export const WITHDRAW_FEE_MICRO = parseMoney(String(CONVERSION_FEE))!;
+
+interface Row {
+  id: string | number;
+  network: WithdrawItem['network'];
+  address: string;
+  amount: string;
+  fee: string;
+  status: WithdrawState;
+  tx_hash: string | null;
+  reason: string | null;
+  request_hash: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+/** The columns of `Row`, of the table or of its alias `w.`. */
+const columnsOf = (t = '') =>
+  sql.raw(
+    `${t}id, ${t}network, ${t}address, ${t}amount::text as amount, ${t}fee::text as fee, ${t}status, ${t}tx_hash, ${t}reason, ${t}request_hash, ${t}created_at, ${t}updated_at`,
+  );
+const COLUMNS = columnsOf();
+/** A withdrawal as its user sees it; a payout that failed on chain is explained in the user's language. */
+const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
+  id: Number(r.id),
+  network: r.network,
+  address: r.address,
+  amount: formatMoney(BigInt(r.amount)),
+  fee: formatMoney(BigInt(r.fee)),
+  total: formatMoney(BigInt(r.amount) + BigInt(r.fee)),
+  state: r.status,
+  txHash: r.tx_hash,
+  reason: r.status === 'failed' && locale ? translate(locale, 'withdraw.payoutFailed') : r.reason,
+  createdAt: new Date(r.created_at).getTime(),
+  updatedAt: new Date(r.updated_at).getTime(),
+});
+
+export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody): Promise<WithdrawItem> {
+  const amount = parseMoney(body.amount)!; // the schema checked it
+  if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
+  if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
+  await checkPayPassword(db, userId, body.paidPwd);
+  return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
+}
+
+/** The withdrawal's row and its hold, in one transaction (the request is checked already). */
+export async function holdWithdrawal(
+  db: Database,
+  userId: number,
+  body: { network: WithdrawCreateBody['network']; address: string; amount: bigint; idempotencyKey: string },
+): Promise<WithdrawItem> {
+  const { amount } = body;
+  const requestHash = createHash('sha256').update(JSON.stringify([body.network, body.address, amount.toString()])).digest('hex');
+  const fee = WITHDRAW_FEE_MICRO;
+  try {
+    return await db.transaction(async (tx) => {
+      const [inserted] = rowsOf<Row>(
+        await tx.execute(sql`insert into withdrawals (user_id, idempotency_key, request_hash, network, address, amount, fee, status)
+          values (${userId}, ${body.idempotencyKey}, ${requestHash}, ${body.network}, ${body.address}, ${amount.toString()}::bigint, ${fee.toString()}::bigint, 'pendingReview')
+          on conflict (user_id, idempotency_key) do nothing returning ${COLUMNS}`),
+      );
+      if (!inserted) {
+        const [existing] = rowsOf<Row>(await tx.execute(sql`select ${COLUMNS} from withdrawals where user_id = ${userId} and idempotency_key = ${body.idempotencyKey}`));
+        if (existing.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+        return toItem(existing);
+      }
+      const id = Number(inserted.id);
+      // The hold, in this transaction (a savepoint): no withdrawal without its hold, nor the reverse.
+      const hold = await postEntry(tx, {
+        key: `withdraw:${id}`,
+        kind: 'withdrawal',
+        userId,
+        pending: true,
+        memo: `USDT ${body.network} ${body.address}`,
+        meta: { withdrawal: id, network: body.network, amount: formatMoney(amount), fee: formatMoney(fee) },
+        lines: [
+          { account: { userId, wallet: 'balance' }, amount: -(amount + fee) },
+          { account: { platform: 'withdrawal_holds' }, amount: amount + fee },
+        ],
+      });
+      // Below the operator's limit it needs no review: straight to processing (the payout).
+      const auto = amount < (await autoApproveBelow(tx));
+      const [held] = rowsOf<Row>(
+        await tx.execute(sql`update withdrawals set hold_entry_id = ${hold.id}
+            ${auto ? sql`, status = 'processing', reviewed_by = 'auto', reviewed_at = now()` : sql``}
+          where id = ${id} returning ${COLUMNS}`),
+      );
+      return toItem(held);
+    });
+  } catch (e) {
+    if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available) }, 'amount');
+    throw e;
+  }
+}
+
+export async function withdrawalsOf(db: Database, userId: number, q: { page: number; size: number }, locale?: Locale): Promise<WithdrawList> {
+  const rows = rowsOf<Row & { total: string | number }>(
+    await db.execute(sql`select ${COLUMNS}, count(*) over () as total from withdrawals where user_id = ${userId}
+      order by id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+  );
+  let total = rows.length > 0 ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && q.page > 1) {
+    const [c] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from withdrawals where user_id = ${userId}`));
+    total = Number(c.n);
+  }
+  return { list: rows.map((r) => toItem(r, locale)), total };
+}
+
+export async function withdrawalOf(db: Database, userId: number, id: number, locale?: Locale): Promise<WithdrawItem> {
+  const [row] = rowsOf<Row>(await db.execute(sql`select ${COLUMNS} from withdrawals where id = ${id} and user_id = ${userId}`));
+  if (!row) throw new AppError('NOT_FOUND');
+  return toItem(row, locale);
+}
+
+// ---------------------------------------------------------------- review (operator)
+
+/** Withdrawals below this (micro-Lightning) skip review; 0 (the default): every one waits for an operator. */
+export async function autoApproveBelow(db: Database): Promise<bigint> {
+  // An object, not a bare JSON string: drizzle parses a jsonb string the driver already parsed again.
+  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.withdrawAutoApproveBelow);
+  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? 0n;
+}
+
+export async function setAutoApproveBelow(db: Database, limit: bigint): Promise<void> {
+  if (limit < 0n) throw new RangeError('the limit may not be negative');
+  await setSetting(db, SETTING_KEYS.withdrawAutoApproveBelow, { amount: formatMoney(limit) });
+}
+
+/** A withdrawal as the operator sees it: the user's mail and the review beside the user's view. */
+export interface WithdrawReviewItem extends WithdrawItem {
+  userId: number;
+  mail: string;
+  reviewedBy: string | null;
+  /** The last look at its payout on chain. */
+  payoutCheck: string | null;
+}
+
+export async function withdrawalsForReview(db: Database, q: { states: readonly WithdrawState[]; limit: number }): Promise<WithdrawReviewItem[]> {
+  const rows = rowsOf<Row & { user_id: string | number; mail: string; reviewed_by: string | null; payout_check: string | null }>(
+    await db.execute(sql`select ${columnsOf('w.')}, w.user_id, u.mail, w.reviewed_by, w.payout_check
+        from withdrawals w join users u on u.id = w.user_id
+       where w.status in (${sql.join(q.states.map((st) => sql`${st}`), sql`, `)})
+       order by w.id limit ${q.limit}`),
+  );
+  return rows.map((r) => ({ ...toItem(r), userId: Number(r.user_id), mail: r.mail, reviewedBy: r.reviewed_by, payoutCheck: r.payout_check }));
+}
+
+/** pendingReview → processing: the payout may start. */
+export async function approveWithdrawal(db: Database, id: number): Promise<WithdrawItem> {
+  const [row] = rowsOf<Row>(
+    await db.execute(sql`update withdrawals set status = 'processing', reviewed_by = 'operator', reviewed_at = now(), updated_at = now()
+        where id = ${id} and status = 'pendingReview' returning ${COLUMNS}`),
+  );
+  if (row) return toItem(row);
+  throw await stateError(db, id, ['pendingReview']);
+}
+
+/**
+ * pendingReview | processing (nothing sent yet) → rejected: the hold is voided in the same
+ * transaction, so the user has the money back exactly when the withdrawal says rejected, and the
+ * reason is what the user reads on the detail page.
+ */
+export async function rejectWithdrawal(db: Database, id: number, reason: string): Promise<WithdrawItem> {
+  const why = reason.trim();
+  if (!why) throw new AppError('VALIDATION_FAILED', { field: 'reason' }, 'reason');
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<Row & { hold_entry_id: string | number | null }>(
+      await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id} for update`),
+    );
+    if (!row) throw new AppError('NOT_FOUND');
+    if (!(row.status === 'pendingReview' || (row.status === 'processing' && row.tx_hash === null))) {
+      throw new AppError('WITHDRAW_STATE', { state: row.status }, 'id');
+    }
+    if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
+    const [done] = rowsOf<Row>(
+      await tx.execute(sql`update withdrawals set status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, 'operator'),
+            reviewed_at = coalesce(reviewed_at, now()), updated_at = now()
+          where id = ${id} returning ${COLUMNS}`),
+    );
+    return toItem(done);
+  });
+}
+
+async function stateError(db: Database, id: number, expected: readonly WithdrawState[]): Promise<AppError> {
+  const [row] = rowsOf<{ status: WithdrawState }>(await db.execute(sql`select status from withdrawals where id = ${id}`));
+  if (!row) return new AppError('NOT_FOUND');
+  return new AppError('WITHDRAW_STATE', { state: row.status, expected: expected.join(', ') }, 'id');
+}

@@ -1,0 +1,124 @@
+// pages/withdraw/withdraw: Lightning out as USDT to an address on BEP20 or TRC20. The amount is what
+// arrives; the fee comes on top; amount + fee are held at once. Server refusals land under the
+// field they name (amount, address, paidPwd); one idempotency key per visit, so a double tap or a
+// retry makes one withdrawal.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { ApiError } from '../../lib/api';
+import { showToast } from '../../lib/toast';
+import { createWithdrawal, invalidateWallet, useWalletInfo } from './api';
+import { displayMoney } from './money';
+import '../../components/screens.css';
+import './wallet.css';
+
+type Field = 'amount' | 'address' | 'paidPwd';
+const FEE = parseMoney(String(CONVERSION_FEE))!;
+const MIN = parseMoney(String(CONVERSION_MIN))!;
+const newKey = () => `wd-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+export default function WithdrawPage() {
+  const { t } = useTranslation('wallet');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const info = useWalletInfo();
+  const [network, setNetwork] = useState<DepositNetwork>('BEP20');
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [paidPwd, setPaidPwd] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [key] = useState(newKey);
+
+  const available = info.data ? parseMoney(info.data.balanceWallet) : undefined;
+  const typed = parseMoney(amount.trim());
+  const maxAmount = available !== undefined && available > FEE ? available - FEE : 0n;
+
+  const submit = async () => {
+    const found: Partial<Record<Field, string>> = {};
+    if (typed === undefined || typed <= 0n) found.amount = t('withdrawForm.amountFormat');
+    else if (typed < MIN) found.amount = t('withdrawForm.belowMin', { min: CONVERSION_MIN });
+    else if (available !== undefined && typed + FEE > available) found.amount = t('withdrawForm.aboveBalance', { amount: displayMoney(formatMoney(maxAmount)) });
+    if (!address.trim()) found.address = t('withdrawForm.addressRequired');
+    if (!new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`).test(paidPwd)) found.paidPwd = t('withdrawForm.pwdFormat', { n: PAY_PWD_LENGTH });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key });
+      await invalidateWallet(queryClient);
+      void navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
+    } catch (e) {
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd')) {
+        setErrors({ [field]: e.message });
+        document.querySelector<HTMLInputElement>(`[data-field="${field}"]`)?.focus();
+      } else showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (f: Field) =>
+    errors[f] ? (
+      <p className="field-error" role="alert" id={`wd-${f}-error`} data-testid={`wd-${f}-error`}>
+        {errors[f]}
+      </p>
+    ) : null;
+
+  return (
+    <div className="bt-page wl-page" data-testid="withdraw-page">
+      <form
+        className="card wl-recharge"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="wl-records-head">
+          <h2 className="bt-h2">{t('withdrawForm.title')}</h2>
+          <Link to="/pages/withdraw/withdrawRecord" data-testid="wd-records-link">{t('withdrawForm.records')}</Link>
+        </div>
+        <p className="bt-sub" data-testid="wd-available">{t('withdrawForm.available', { amount: info.data ? displayMoney(info.data.balanceWallet) : '--' })}</p>
+        <div className="wl-formats" role="radiogroup" aria-label={t('recharge.network')}>
+          {DEPOSIT_NETWORKS.map((n) => (
+            <button key={n} type="button" role="radio" aria-checked={network === n} className={`btn ${network === n ? 'btn-primary' : 'btn-secondary'}`} onClick={() => setNetwork(n)} data-testid={`wd-network-${n}`}>
+              {t(`recharge.networkName.${n}`)}
+            </button>
+          ))}
+        </div>
+        <label className="field">
+          <span>{t('withdrawForm.address', { network })}</span>
+          <input className="input num" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={errors.address ? true : undefined} aria-describedby="wd-address-error" data-field="address" data-testid="wd-address" />
+        </label>
+        {fieldError('address')}
+        <label className="field">
+          <span>{t('withdrawForm.amount')}</span>
+          <span className="wl-amount-row">
+            <input className="input num" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} autoComplete="off" aria-invalid={errors.amount ? true : undefined} aria-describedby="wd-amount-error" data-field="amount" data-testid="wd-amount" />
+            <button type="button" className="btn btn-secondary wl-all" onClick={() => setAmount(formatMoney(maxAmount).replace(/\.?0+$/, ''))} data-testid="wd-all">{t('all')}</button>
+          </span>
+        </label>
+        {fieldError('amount')}
+        <dl className="wl-figures wl-withdraw-figures">
+          <div><dt>{t('withdrawForm.fee')}</dt><dd data-testid="wd-fee">{displayMoney(formatMoney(FEE))}</dd></div>
+          <div><dt>{t('withdrawForm.received')}</dt><dd data-testid="wd-received">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed)) : '--'}</dd></div>
+          <div><dt>{t('withdrawForm.total')}</dt><dd data-testid="wd-total">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed + FEE)) : '--'}</dd></div>
+        </dl>
+        <label className="field">
+          <span>{t('withdrawForm.paidPwd')}</span>
+          <input className="input num" type="password" inputMode="numeric" autoComplete="off" maxLength={PAY_PWD_LENGTH} value={paidPwd} onChange={(e) => setPaidPwd(e.target.value.replace(/\D/g, ''))} aria-invalid={errors.paidPwd ? true : undefined} aria-describedby="wd-paidPwd-error" data-field="paidPwd" data-testid="wd-paidPwd" />
+        </label>
+        {fieldError('paidPwd')}
+        <p className="wl-facts">{t('withdrawForm.arrives', { min: CONVERSION_MIN })}</p>
+        <Button type="submit" block busy={busy} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
+        {info.isError ? <p className="field-error">{tc('common.loadFailed')}</p> : null}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// The withdrawal form on a phone and a desktop: reached from the wallet, it shows the balance, the
+// fee and what arrives as the amount is typed; bad input is refused under its field — by the form
+// (below 10, above the balance with the fee, no address, a short payment password) and by the
+// server (an unchecksummed address, under the address field) — and a user without a payment
+// password is told to set one.
+// The whole way in two languages: USDT deposited on the local chain, a withdrawal asked for in the
+// form, approved with `npm run ops -- withdraw:approve`, paid by the hot wallet (the e2e server runs
+// WITHDRAW_PAYOUT=hot-wallet), confirmed, and shown completed in the detail, the records and the wallet.
+import { createPublicClient, erc20Abi, http, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { attachTestToken } from '../apps/server/test/local-chain';
+import { chain, mine } from './support/chain';
+import { adjustWallet, login, ops, register, setPayPassword } from './support/users';
+
+const USDT = 10n ** 18n;
+async function usdtOf(address: Address): Promise<bigint> {
+  const { url, token } = chain();
+  return createPublicClient({ transport: http(url), cacheTime: 0 }).readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+}
+async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/withdraw-${step}.png`, fullPage: true });
+}
+
+test('the withdrawal form checks every field and says what is wrong where', async ({ page, request }, info) => {
+  const mail = `withdraw.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  adjustWallet(mail, '50', 'balance', `e2e-wd-${mail}`);
+  await login(page, mail);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.goto('/#/pages/wallet/wallet');
+  await page.reload();
+  await page.getByTestId('wallet-withdraw').click();
+  await expect(page).toHaveURL(/pages\/withdraw\/withdraw/);
+  await expect(page.getByTestId('wd-available')).toHaveText('Balance wallet: 50.00');
+  await expect(page.getByTestId('wd-fee')).toHaveText('3.00');
+
+  await page.getByTestId('wd-amount').fill('9');
+  await page.getByTestId('wd-submit').click();
+  await expect(page.getByTestId('wd-amount-error')).toHaveText('The smallest withdrawal is 10 Lightning');
+  await expect(page.getByTestId('wd-address-error')).toHaveText('Enter the address to send to');
+  await expect(page.getByTestId('wd-paidPwd-error')).toHaveText('The payment password has 6 digits');
+
+  await page.getByTestId('wd-all').click();
+  await expect(page.getByTestId('wd-amount')).toHaveValue('47');
+  await expect(page.getByTestId('wd-received')).toHaveText('47.00');
+  await expect(page.getByTestId('wd-total')).toHaveText('50.00');
+  await page.getByTestId('wd-amount').fill('47.5');
+  await page.getByTestId('wd-submit').click();
+  await expect(page.getByTestId('wd-amount-error')).toHaveText('At most 47.00 with the fee');
+
+  await page.getByTestId('wd-amount').fill('20');
+  await page.getByTestId('wd-address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await page.getByTestId('wd-paidPwd').fill('123456');
+  await page.getByTestId('wd-submit').click();
+  await expect(page.getByTestId('wd-address-error')).toHaveText('Not a valid BEP20 address');
+  await expect(page.getByTestId('wd-address')).toBeFocused();
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/withdraw-address-refused.png`, fullPage: true });
+
+  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await page.getByTestId('wd-submit').click();
+  await expect(page.getByText('Please set a payment password first')).toBeVisible();
+  await page.getByTestId('wd-records-link').click();
+  await expect(page.getByTestId('wd-empty')).toBeVisible();
+});
+
+for (const [locale, texts] of [
+  ['en-US', { pending: 'Pending review', processing: 'Processing', completed: 'Completed' }],
+  ['zh-CN', { pending: '待审核', processing: '处理中', completed: '已完成' }],
+] as const) {
+  test(`deposit on chain → withdraw → approved → paid by the hot wallet → completed (${locale})`, async ({ page, request }, info) => {
+    test.setTimeout(150_000);
+    const mail = `withdraw-flow.${locale}.${info.project.name}.${Date.now()}@example.com`;
+    // Each run pays its own (random, so mixed-case checksummed) address: the chain says what this run paid.
+    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    await register(request, mail);
+    await setPayPassword(request, mail, '135790');
+    await login(page, mail);
+    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+
+    // 30 USDT deposited to the user's BEP20 address on the local chain, credited after 15 confirmations.
+    await page.goto('/#/pages/recharge/recharge');
+    await page.reload();
+    const address = page.getByTestId('recharge-address');
+    await expect(address).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+    const { url, token } = chain();
+    await attachTestToken({ url }, token).send(((await address.textContent()) ?? '') as Address, 30n * USDT);
+    await expect(page.getByTestId('recharge-row')).toHaveCount(1);
+    await mine(15);
+    await expect(page.getByTestId('recharge-row')).toHaveAttribute('data-state', 'credited');
+
+    // The form: 20 USDT to the payee; 23 held (fee 3).
+    await page.goto('/#/pages/wallet/wallet');
+    await expect(page.getByTestId('wallet-balance-amount')).toHaveText('30.00');
+    await page.getByTestId('wallet-withdraw').click();
+    await expect(page).toHaveURL(/pages\/withdraw\/withdraw/);
+    await page.getByTestId('wd-amount').fill('20');
+    await page.getByTestId('wd-address').fill(payee);
+    await page.getByTestId('wd-paidPwd').fill('135790');
+    await expect(page.getByTestId('wd-received')).toHaveText('20.00');
+    await expect(page.getByTestId('wd-total')).toHaveText('23.00');
+    await shot(page, info, `${locale}-form`);
+    await page.getByTestId('wd-submit').click();
+
+    // Under review (every withdrawal waits for an operator: no limit is set in the e2e run).
+    const detail = page.getByTestId('withdraw-detail-page');
+    await expect(detail).toHaveAttribute('data-state', 'pendingReview');
+    await expect(detail.getByTestId('wd-state')).toHaveText(texts.pending);
+    await expect(page.getByTestId('wd-detail-received')).toHaveText('20.00 USDT');
+    await expect(page.getByTestId('wd-detail-total')).toHaveText('23.00');
+    await expect(page.getByTestId('wd-detail-address')).toHaveText(payee);
+    await expect(page.getByTestId('wd-detail-tx')).toHaveText('--');
+    await shot(page, info, `${locale}-pending-review`);
+    const id = new URL(page.url().replace('#/', '')).searchParams.get('id');
+    expect(id).toMatch(/^\d+$/);
+
+    // The operator approves; the hot wallet signs and sends at its next pass (every second here).
+    expect(ops('withdraw:approve', id!)).toContain(`withdrawal ${id} approved`);
+    await expect(detail).toHaveAttribute('data-state', 'processing', { timeout: 30_000 });
+    await expect(page.getByTestId('wd-detail-tx')).toHaveText(/^0x[0-9a-f]{64}$/, { timeout: 30_000 });
+    await expect(detail.getByTestId('wd-state')).toHaveText(texts.processing);
+    await expect.poll(() => usdtOf(payee), { timeout: 30_000 }).toBe(20n * USDT);
+    await shot(page, info, `${locale}-processing`);
+
+    // 15 confirmations later: completed, the hold posted.
+    await mine(15);
+    await expect(detail).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await expect(detail.getByTestId('wd-state')).toHaveText(texts.completed);
+    await shot(page, info, `${locale}-completed`);
+    expect(await usdtOf(payee)).toBe(20n * USDT); // paid once
+
+    await page.goto('/#/pages/withdraw/withdrawRecord');
+    await expect(page.getByTestId('wd-row')).toHaveCount(1);
+    await expect(page.getByTestId('wd-row')).toHaveAttribute('data-state', 'completed');
+    await expect(page.getByTestId('wd-row')).toContainText(texts.completed);
+    await shot(page, info, `${locale}-records`);
+
+    await page.goto('/#/pages/wallet/wallet');
+    await expect(page.getByTestId('wallet-balance-amount')).toHaveText('7.00');
+    await expect(page.getByTestId('wallet-pendingTransfer')).toHaveText('0.00');
+    await expect(page.getByTestId('wallet-processedTransfer')).toHaveText('23.00');
+    const record = page.getByTestId('wallet-record').first();
+    await expect(record).toHaveAttribute('data-type', 'withdrawal');
+    await expect(record).toHaveAttribute('data-status', 'posted');
+    await expect(record.getByTestId('record-amount')).toHaveText('-23.00');
+    await shot(page, info, `${locale}-wallet`);
+  });
+}

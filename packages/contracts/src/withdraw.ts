@@ -1,0 +1,44 @@
+// Withdrawals ("conversion", spec §2 pages/withdraw/withdraw, withdrawRecord, withdrawDetail, §5
+// minimum 10 and fee 3; business.md "Wallet"): Lightning out as USDT to an address on BEP20 or
+// TRC20. The amount is what arrives; amount + fee are held until the payout is done or refused.
+import { z } from 'zod';
+import { DEPOSIT_NETWORKS } from './deposit';
+import { idempotencyKey, moneyAmount } from './wallet';
+
+export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed'] as const;
+export type WithdrawState = (typeof WITHDRAW_STATES)[number];
+
+export const withdrawCreateBody = z.strictObject({
+  network: z.enum(DEPOSIT_NETWORKS),
+  address: z.string().trim().min(1).max(100),
+  amount: moneyAmount,
+  paidPwd: z.string().min(1).max(64),
+  idempotencyKey,
+});
+export type WithdrawCreateBody = z.infer<typeof withdrawCreateBody>;
+
+export const withdrawItem = z.object({
+  id: z.number(),
+  network: z.enum(DEPOSIT_NETWORKS),
+  address: z.string(),
+  /** What arrives at the address. */
+  amount: z.string(),
+  fee: z.string(),
+  /** amount + fee: what leaves the balance wallet. */
+  total: z.string(),
+  state: z.enum(WITHDRAW_STATES),
+  txHash: z.string().nullable(),
+  /** Why it was rejected or failed. */
+  reason: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type WithdrawItem = z.infer<typeof withdrawItem>;
+
+export const withdrawListQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const withdrawList = z.object({ list: z.array(withdrawItem), total: z.number() });
+export type WithdrawList = z.infer<typeof withdrawList>;
+export const withdrawIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
