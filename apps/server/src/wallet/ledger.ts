@@ -5,8 +5,9 @@
 //   result and writes nothing; with another command it is refused (IdempotencyConflictError). A
 //   refused command (insufficient funds) writes nothing either, so a retry may succeed later.
 // - Accounts are locked in id order (no deadlocks between two transfers), balances updated in the
-//   same transaction; user wallets may not overdraw (posted − pending_out ≥ 0), checked here and
-//   enforced by a CHECK constraint.
+//   same transaction; user wallets may not overdraw (posted − pending_out ≥ 0), checked where the
+//   write happens (ledger_post_entry, migration 0015, and resolvePending here) and enforced by a
+//   CHECK constraint.
 // - Holds: a pending entry counts in pending_in / pending_out until it is posted or voided.
 import { createHash } from 'node:crypto';
 import { sql, type Database, type SQL } from '@lq/db';
@@ -82,14 +83,6 @@ export class EntryStateError extends LedgerError {
 }
 
 type Tx = Pick<Database, 'execute'>;
-
-/** Per database, account codes known to exist (accounts are never deleted): their creation is skipped. */
-const knownAccounts = new WeakMap<object, Set<string>>();
-const knownAccountsOf = (db: object): Set<string> => {
-  let known = knownAccounts.get(db);
-  if (!known) knownAccounts.set(db, (known = new Set()));
-  return known;
-};
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 const run = async <T>(db: Tx, query: SQL): Promise<T[]> => rowsOf<T>(await db.execute(query));
@@ -171,74 +164,60 @@ async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise
   await tx.execute(accountsUpdate(accounts));
 }
 
-async function replay(tx: Tx, key: string, hash: string): Promise<EntryResult> {
-  const [row] = await run<{ id: number | string; status: EntryStatus; request_hash: string }>(
-    tx,
-    sql`select id, status, request_hash from ledger_entries where idempotency_key = ${key}`,
-  );
-  // ON CONFLICT DO NOTHING waited for the other insert: it committed (else ours would have gone in).
-  if (!row) throw new LedgerError(`entry ${key}: conflicting insert not visible`);
-  if (row.request_hash !== hash) throw new IdempotencyConflictError(key);
-  return { id: Number(row.id), status: row.status, replayed: true };
+/** An SQL array of parameters (integers travel as decimal strings: exact, whatever their size). */
+const arrayOf = (values: readonly (string | null)[], type: 'text' | 'bigint'): SQL =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::${sql.raw(type)}[]`;
+
+/** The driver's error under drizzle's wrapper ("Failed query: …", the driver error as `cause`). */
+function databaseErrorOf(e: unknown): { code?: string; message?: string; detail?: string } | undefined {
+  for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 4; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (typeof (cur as { code?: unknown }).code === 'string') return cur;
+  }
+  return undefined;
 }
 
-/** Writes one entry (posted, or pending for a hold) with its lines and balances, or replays it. */
+interface PostedRow {
+  entry_id: string;
+  entry_status: EntryStatus;
+  entry_hash: string;
+  replayed: boolean;
+}
+
+/**
+ * Writes one entry (posted, or pending for a hold) with its lines and balances, or replays it: one
+ * statement, `ledger_post_entry` (migration 0015), so the accounts stay locked for no client round
+ * trip. Inside a caller's transaction it runs in a savepoint: a refusal leaves that transaction usable.
+ */
 export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryResult> {
   checkLines(cmd);
   const hash = requestHashOf(cmd);
-  const known = knownAccountsOf(db);
-  const result = await db.transaction(async (tx): Promise<EntryResult> => {
-    const [inserted] = await run<{ id: number | string }>(
-      tx,
-      sql`insert into ledger_entries (idempotency_key, request_hash, kind, status, user_id, memo, meta)
-          values (${cmd.key}, ${hash}, ${cmd.kind}, ${cmd.pending ? 'pending' : 'posted'}, ${cmd.userId ?? null}, ${cmd.memo ?? null},
-                  ${cmd.meta ? JSON.stringify(cmd.meta) : null}::jsonb)
-          on conflict (idempotency_key) do nothing returning id`,
-    );
-    if (!inserted) return replay(tx, cmd.key, hash);
-    const entryId = Number(inserted.id);
-
-    const specs = cmd.lines.map((l) => accountRow(l.account));
-    const ensure = (rows: typeof specs) =>
-      tx.execute(sql`insert into ledger_accounts (code, kind, user_id, no_overdraft)
-        values ${sql.join(rows.map((s) => sql`(${s.code}, ${s.kind}, ${s.userId}, ${s.noOverdraft})`), sql`, `)}
-        on conflict do nothing`); // no target: a concurrent insert may hit (user_id, kind) before code
-    const missing = specs.filter((s) => !known.has(s.code));
-    if (missing.length > 0) await ensure(missing);
-    const lockAll = () => lockAccounts(tx, sql`code in (${sql.join(specs.map((s) => sql`${s.code}`), sql`, `)})`);
-    let locked = await lockAll();
-    if (locked.length < specs.length) {
-      await ensure(specs); // the cache was wrong (another database under the same handle): create and lock again
-      locked = await lockAll();
+  const specs = cmd.lines.map((l) => accountRow(l.account));
+  const codes = arrayOf(specs.map((s) => s.code), 'text');
+  const kinds = arrayOf(specs.map((s) => s.kind), 'text');
+  const owners = arrayOf(specs.map((s) => (s.userId === null ? null : String(s.userId))), 'bigint');
+  const amounts = arrayOf(cmd.lines.map((l) => l.amount.toString()), 'bigint');
+  const meta = cmd.meta ? JSON.stringify(cmd.meta) : null;
+  const call = sql`select entry_id::text as entry_id, entry_status, entry_hash, replayed from ledger_post_entry(
+      ${cmd.key}, ${hash}, ${cmd.kind}, ${!!cmd.pending}, ${cmd.userId ?? null}::bigint, ${cmd.memo ?? null}, ${meta}::jsonb,
+      ${codes}, ${kinds}, ${owners}, ${amounts})`;
+  const inTransaction = 'rollback' in db; // drizzle's transaction object
+  let row: PostedRow | undefined;
+  try {
+    [row] = inTransaction ? await db.transaction((tx) => run<PostedRow>(tx, call)) : await run<PostedRow>(db, call);
+  } catch (e) {
+    const cause = databaseErrorOf(e);
+    if (cause?.code === 'LQ402') {
+      const [available, needed] = (cause.detail ?? '0 0').split(' ').map((x) => BigInt(x));
+      throw new InsufficientFundsError(cause.message ?? '', available, needed);
     }
-    const byCode = new Map(locked.map((a) => [a.code, a]));
-
-    const lineValues: SQL[] = [];
-    for (const line of cmd.lines) {
-      const a = byCode.get(accountCode(line.account));
-      if (!a) throw new LedgerError(`account ${accountCode(line.account)} missing`);
-      const before = { ...a };
-      let balanceAfter: string | null = null;
-      if (cmd.pending) {
-        if (line.amount > 0n) a.pendingIn += line.amount;
-        else a.pendingOut -= line.amount;
-      } else {
-        a.posted += line.amount;
-        balanceAfter = a.posted.toString();
-      }
-      if (line.amount < 0n) requireFunds(a, -line.amount, before);
-      const owner = 'platform' in line.account ? null : line.account.userId;
-      lineValues.push(sql`(${entryId}::bigint, ${a.id}::bigint, ${line.amount.toString()}::bigint, ${balanceAfter}::bigint, ${owner}::bigint, ${cmd.kind})`);
-    }
-    // Lines and balances in one statement (one round trip less per movement).
-    await tx.execute(sql`with lines as (
-        insert into ledger_lines (entry_id, account_id, amount, balance_after, user_id, kind) values ${sql.join(lineValues, sql`, `)}
-      ) ${accountsUpdate(locked)}`);
-    return { id: entryId, status: cmd.pending ? 'pending' : 'posted', replayed: false };
-  });
-  // Only after the commit: a rolled-back transaction may have been the one creating them.
-  for (const l of cmd.lines) known.add(accountCode(l.account));
-  return result;
+    throw e;
+  }
+  if (!row) throw new LedgerError(`entry ${cmd.key}: no answer from ledger_post_entry`);
+  if (row.replayed && row.entry_hash !== hash) throw new IdempotencyConflictError(cmd.key);
+  return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
 
 /** Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. */
