@@ -18,7 +18,11 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_id bigint;
   v_locked integer;
-  v_short record;
+  v_round integer;
+  v_acc record;
+  v_short_code text; -- the first account without the funds, with what it has and what it needs
+  v_short_available bigint;
+  v_short_needed bigint;
 BEGIN
   INSERT INTO ledger_entries (idempotency_key, request_hash, kind, status, user_id, memo, meta)
   VALUES (p_key, p_hash, p_kind, CASE WHEN p_pending THEN 'pending' ELSE 'posted' END, p_user, p_memo, p_meta)
@@ -29,25 +33,36 @@ BEGIN
     RETURN;
   END IF;
 
-  -- Only the missing ones: an insert that conflicts would still take a number from the sequence.
-  INSERT INTO ledger_accounts (code, kind, user_id, no_overdraft)
-  SELECT l.code, l.kind, l.owner, l.owner IS NOT NULL
-    FROM unnest(p_codes, p_kinds, p_owners) AS l(code, kind, owner)
-   WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.code = l.code)
-  ON CONFLICT DO NOTHING; -- no target: a concurrent insert may hit (user_id, kind) before code
-
-  PERFORM 1 FROM ledger_accounts a WHERE a.code = ANY (p_codes) ORDER BY a.id FOR UPDATE;
-  GET DIAGNOSTICS v_locked = ROW_COUNT;
-  IF v_locked < cardinality(p_codes) THEN
-    RAISE EXCEPTION 'ledger accounts missing for entry %', p_key;
-  END IF;
-
-  SELECT a.code, (a.posted - a.pending_out)::text AS available, (-l.amount)::text AS needed INTO v_short
-    FROM unnest(p_codes, p_amounts) AS l(code, amount) JOIN ledger_accounts a ON a.code = l.code
-   WHERE l.amount < 0 AND a.no_overdraft AND a.posted - a.pending_out + l.amount < 0
-   LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION '%', v_short.code USING ERRCODE = 'LQ402', DETAIL = v_short.available || ' ' || v_short.needed;
+  -- Lock in id order and check funds on the locked rows; accounts not there yet (a user's first
+  -- movement) are created, then everything is locked again.
+  FOR v_round IN 1..2 LOOP
+    v_locked := 0;
+    v_short_code := NULL;
+    FOR v_acc IN
+      SELECT a.code, a.no_overdraft, a.posted - a.pending_out AS available, l.amount
+        FROM ledger_accounts a JOIN unnest(p_codes, p_amounts) AS l(code, amount) ON l.code = a.code
+       ORDER BY a.id FOR UPDATE OF a
+    LOOP
+      v_locked := v_locked + 1;
+      IF v_short_code IS NULL AND v_acc.amount < 0 AND v_acc.no_overdraft AND v_acc.available + v_acc.amount < 0 THEN
+        v_short_code := v_acc.code;
+        v_short_available := v_acc.available;
+        v_short_needed := -v_acc.amount;
+      END IF;
+    END LOOP;
+    EXIT WHEN v_locked = cardinality(p_codes);
+    IF v_round = 2 THEN
+      RAISE EXCEPTION 'ledger accounts missing for entry %', p_key;
+    END IF;
+    -- Only the missing ones: an insert that conflicts would still take a number from the sequence.
+    INSERT INTO ledger_accounts (code, kind, user_id, no_overdraft)
+    SELECT l.code, l.kind, l.owner, l.owner IS NOT NULL
+      FROM unnest(p_codes, p_kinds, p_owners) AS l(code, kind, owner)
+     WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.code = l.code)
+    ON CONFLICT DO NOTHING; -- no target: a concurrent insert may hit (user_id, kind) before code
+  END LOOP;
+  IF v_short_code IS NOT NULL THEN
+    RAISE EXCEPTION '%', v_short_code USING ERRCODE = 'LQ402', DETAIL = v_short_available::text || ' ' || v_short_needed::text;
   END IF;
 
   WITH moved AS (
