@@ -2,9 +2,10 @@
 // on 127.0.0.1 (stopped by its pid), the test token compiled with solc-js (offline; `hardhat
 // compile` would download a compiler) and deployed from the node's first development account.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, createPublicClient, createWalletClient, http, type Abi, type Address, type Hex } from 'viem';
@@ -186,6 +187,24 @@ export function attachTestToken(chain: { url: string }, address: Address): TestT
     async sendMany(to, raw, from = DEV_ACCOUNTS[1]) {
       await write('mint', [from, raw.reduce((a, b) => a + b, 0n)], DEV_ACCOUNTS[0]);
       return write('transferMany', [to, raw], from);
+    },
+  };
+}
+
+/**
+ * A chain in a fresh temporary folder with an 18-decimal test USDT deployed (BSC's), for the
+ * watcher and payout tests; `stop()` stops the node and removes the folder.
+ */
+export async function startChainWithUsdt(prefix: string): Promise<{ chain: LocalChain; token: TestToken; stop: () => Promise<void> }> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), prefix));
+  const chain = await startLocalChain({ stateDir });
+  const token = await deployTestToken(chain, 18);
+  return {
+    chain,
+    token,
+    stop: async () => {
+      await chain.stop();
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,14 +4,11 @@
 // resumes at its cursor; a broken endpoint leaves the cursor where it was. `verifyLedger` after each.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { deployTestToken, startLocalChain, type LocalChain, type TestToken } from '../../test/local-chain';
+import { startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { verifyLedger } from '../wallet';
 import { bscChain } from './bsc';
 import { DEPOSIT_OPS } from './ops';
@@ -23,12 +20,10 @@ const USDT = 10n ** 18n; // BSC's USDT has 18 decimals
 let chain: LocalChain;
 let token: TestToken;
 let t: TestApp;
-let stateDir: string;
+let stopChain: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'lq-chain-'));
-  chain = await startLocalChain({ stateDir });
-  token = await deployTestToken(chain, 18);
+  ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-chain-'));
   const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
   t = await startTestApp({ env: { DEPOSIT_XPUB: xpub, BSC_RPC_URL: chain.url, BSC_USDT_CONTRACT: token.address, BSC_CONFIRMATIONS: String(CONFIRMATIONS) } });
 });
@@ -37,8 +32,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await chain?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  await stopChain?.();
 });
 
 const watcher = () => bscChain({ url: chain.url, token: token.address });

@@ -2,13 +2,10 @@
 // approve → signed, kept and sent by the payout pass → confirmed → completed with the hold posted;
 // a payout whose send failed is sent again byte for byte (one transaction on chain); a wallet short
 // of USDT waits; a payout that reverts on chain fails and voids the hold. `verifyLedger` after each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createPublicClient, getAddress, http, parseAbiItem, type Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { deployTestToken, HOT_KEY, startLocalChain, type LocalChain, type TestToken } from '../../test/local-chain';
+import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { verifyLedger } from '../wallet';
 import { payoutChainsOf } from './chains';
 import { hotWalletOf, type HotWallet } from './hot-wallet';
@@ -25,12 +22,10 @@ let chain: LocalChain;
 let token: TestToken;
 let t: TestApp;
 let hot: HotWallet;
-let stateDir: string;
+let stopChain: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'lq-hot-'));
-  chain = await startLocalChain({ stateDir });
-  token = await deployTestToken(chain, 18);
+  ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-hot-'));
   t = await startTestApp({
     env: {
       AUTH_CACHE_MS: '0',
@@ -48,8 +43,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await chain?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  await stopChain?.();
 });
 
 const ops = (name: string, ...args: string[]) => WITHDRAW_OPS.commands[name].run(t.database, args, () => undefined, t.config);

@@ -3,13 +3,10 @@
 // the withdrawal only at its confirmations and only when it pays that amount to that address; one
 // paying something else is refused (at once, or by the settle job when it lands later); a hash
 // pays one withdrawal. `verifyLedger` after each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { DEV_ACCOUNTS, deployTestToken, startLocalChain, testTokenArtifact, type LocalChain, type TestToken } from '../../test/local-chain';
+import { DEV_ACCOUNTS, startChainWithUsdt, testTokenArtifact, type LocalChain, type TestToken } from '../../test/local-chain';
 import { startTronStandIn, type TronStandIn } from '../../test/tron-standin';
 import { tronAddressOf } from '../platform/chain-address';
 import { verifyLedger } from '../wallet';
@@ -30,12 +27,10 @@ let chain: LocalChain;
 let token: TestToken;
 let tron: TronStandIn;
 let t: TestApp;
-let stateDir: string;
+let stopChain: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'lq-payout-'));
-  chain = await startLocalChain({ stateDir });
-  token = await deployTestToken(chain, 18);
+  ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-payout-'));
   tron = await startTronStandIn();
   t = await startTestApp({
     env: {
@@ -54,9 +49,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await chain?.stop();
+  await stopChain?.();
   await tron?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const ops = async (name: string, ...args: string[]) => {
