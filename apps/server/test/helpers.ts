@@ -150,6 +150,24 @@ export interface StartOptions {
   shareSocket?: boolean;
 }
 
+/**
+ * A database of a test's own, without the app: PGlite in a temporary folder, or a scratch database
+ * on DATABASE_URL's PostgreSQL; `close()` closes it and removes the folder or drops the database.
+ */
+export async function openTestDatabase(prefix: string, options: { poolMax?: number } = {}): Promise<{ database: DatabaseHandle; close: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const database = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive', poolMax: options.poolMax });
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      await scratch?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lq-server-'));
   const smtp = await SmtpSink.start();

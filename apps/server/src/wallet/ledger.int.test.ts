@@ -1,12 +1,10 @@
 // The ledger against a real database (PGlite here, PostgreSQL in CI): fast-check drives random
 // interleavings of credits, transfers, holds, posts, voids and replays over several users and
 // checks them against a model after every step; `verifyLedger` must stay clean throughout.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import type { DatabaseHandle } from '@lq/db';
+import { openTestDatabase } from '../../test/helpers';
 import {
   EntryStateError,
   IdempotencyConflictError,
@@ -22,25 +20,17 @@ import {
 import { insertUser } from './test-helpers';
 
 let database: DatabaseHandle;
-let dir: string;
-let drop: (() => Promise<void>) | undefined;
+let closeDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lq-ledger-'));
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-  drop = scratch ? () => scratch.drop() : undefined;
-  database = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive' });
+  ({ database, close: closeDatabase } = await openTestDatabase('lq-ledger-'));
 });
 
 afterEach(async () => {
   expect(await verifyLedger(database.db)).toEqual([]);
 });
 
-afterAll(async () => {
-  await database.close();
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeDatabase?.());
 
 const newUser = () => insertUser(database, 'ledger');
 

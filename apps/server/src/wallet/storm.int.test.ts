@@ -1,31 +1,21 @@
 // Concurrency against the real database (in CI also PostgreSQL, where transactions truly overlap):
 // storms of 200 simultaneous transfers against one rebate balance over several seeds never
 // overdraw, and 10,000 replays of one key leave one entry. `verifyLedger` after each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import type { DatabaseHandle } from '@lq/db';
+import { openTestDatabase } from '../../test/helpers';
 import { InsufficientFundsError, postEntry, userBalances, verifyLedger, type EntryCommand } from './ledger';
 import { insertUser } from './test-helpers';
 
 let database: DatabaseHandle;
-let dir: string;
-let drop: (() => Promise<void>) | undefined;
+let closeDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lq-storm-'));
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-  drop = scratch ? () => scratch.drop() : undefined;
-  database = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive', poolMax: 16 });
+  ({ database, close: closeDatabase } = await openTestDatabase('lq-storm-', { poolMax: 16 }));
 });
 
-afterAll(async () => {
-  await database.close();
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeDatabase?.());
 
 const newUser = () => insertUser(database, 'storm');
 
