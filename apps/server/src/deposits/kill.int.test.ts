@@ -8,7 +8,7 @@ import { getAddress, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@lq/db';
 import { killDatabase, runChild as runKilledChild, type KillDatabase } from '../../test/kill-harness';
-import { deployTestToken, startLocalChain, type LocalChain, type TestToken } from '../../test/local-chain';
+import { startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { userBalances, verifyLedger } from '../wallet';
 
 const KILLS = Number(process.env.DEPOSIT_KILLS ?? 20);
@@ -21,14 +21,14 @@ const amountsOf = (u: number): bigint[] => [USDT + BigInt(u) * 10n ** 16n, 4n * 
 let kdb: KillDatabase;
 let chain: LocalChain;
 let token: TestToken;
+let stopChain: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   kdb = await killDatabase('lq-deposit-kill-');
-  chain = await startLocalChain({ stateDir: kdb.dir });
-  token = await deployTestToken(chain, 18);
+  ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-deposit-kill-chain-'));
 });
 afterAll(async () => {
-  await chain?.stop();
+  await stopChain?.();
   await kdb?.cleanup();
 });
 const withDb = <T>(fn: (db: DatabaseHandle) => Promise<T>) => kdb.withDb(fn);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createScratchDatabase, openDatabase, sql, type DatabaseHandle } from '@lq/db';
-import { postEntry, verifyLedger } from './ledger';
+import { postEntry, rebateToBalance, verifyLedger } from './ledger';
 import { walletRecordsOf } from './service';
 import { insertUser } from './test-helpers';
 
@@ -89,30 +89,14 @@ async function benchOn(db: DatabaseHandle, transfers: number) {
   const user = await newUser(db, 't');
   await fund(db, user, 1_000_000_000_000n);
   const posted = await load(transfers, CLIENTS, (i) =>
-    postEntry(db.db, {
-      key: `bench-${user}-${i}`,
-      kind: 'transfer',
-      userId: user,
-      lines: [
-        { account: { userId: user, wallet: 'rebate' }, amount: -1_000n },
-        { account: { userId: user, wallet: 'balance' }, amount: 1_000n },
-      ],
-    }),
+    postEntry(db.db, rebateToBalance(`bench-${user}-${i}`, user, 1_000n)),
   );
   // Many users at once: the same rate without one hot pair of accounts.
   const users = await Promise.all(Array.from({ length: CLIENTS }, (_, k) => newUser(db, `m${k}`)));
   for (const u of users) await fund(db, u, 1_000_000_000n);
   const spread = await load(transfers, CLIENTS, (i) => {
     const u = users[i % users.length];
-    return postEntry(db.db, {
-      key: `bench-spread-${u}-${i}`,
-      kind: 'transfer',
-      userId: u,
-      lines: [
-        { account: { userId: u, wallet: 'rebate' }, amount: -1_000n },
-        { account: { userId: u, wallet: 'balance' }, amount: 1_000n },
-      ],
-    });
+    return postEntry(db.db, rebateToBalance(`bench-spread-${u}-${i}`, u, 1_000n));
   });
 
   const heavy = await newUser(db, 'r');

@@ -2,7 +2,7 @@
 // works until done — `transfers`: the fixed list of transfers (same keys every run); `export`: one
 // export job. The test SIGKILLs it at random moments and starts it again.
 import { openDatabase } from '@lq/db';
-import { postEntry } from './ledger';
+import { postEntry, rebateToBalance } from './ledger';
 import { runExport } from './exports';
 
 const env = process.env;
@@ -13,15 +13,7 @@ if (env.KILL_MODE === 'transfers') {
   const count = Number(env.KILL_COUNT);
   for (let i = 0; i < count; i++) {
     const amount = BigInt((i % 7) + 1) * 1000n;
-    await postEntry(database.db, {
-      key: `kill-${userId}-${i}`,
-      kind: 'transfer',
-      userId,
-      lines: [
-        { account: { userId, wallet: 'rebate' }, amount: -amount },
-        { account: { userId, wallet: 'balance' }, amount },
-      ],
-    });
+    await postEntry(database.db, rebateToBalance(`kill-${userId}-${i}`, userId, amount));
   }
 } else {
   await runExport(database.db, env.KILL_DATA_DIR!, Number(env.KILL_EXPORT));

@@ -11,6 +11,7 @@ import {
   InsufficientFundsError,
   postEntry,
   postPending,
+  rebateToBalance,
   userBalances,
   verifyLedger,
   voidPending,
@@ -43,15 +44,7 @@ const credit = (key: string, userId: number, wallet: UserWallet, amount: bigint)
     { account: { userId, wallet }, amount },
   ],
 });
-const transfer = (key: string, userId: number, amount: bigint): EntryCommand => ({
-  key,
-  kind: 'transfer',
-  userId,
-  lines: [
-    { account: { userId, wallet: 'rebate' }, amount: -amount },
-    { account: { userId, wallet: 'balance' }, amount },
-  ],
-});
+const transfer = rebateToBalance;
 const hold = (key: string, userId: number, amount: bigint): EntryCommand => ({
   key,
   kind: 'withdrawal',

@@ -220,6 +220,17 @@ export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryR
   return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
 
+/** The command moving `amount` from a user's rebate wallet to their balance wallet under `key`. */
+export const rebateToBalance = (key: string, userId: number, amount: bigint): EntryCommand => ({
+  key,
+  kind: 'transfer',
+  userId,
+  lines: [
+    { account: { userId, wallet: 'rebate' }, amount: -amount },
+    { account: { userId, wallet: 'balance' }, amount },
+  ],
+});
+
 /** Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. */
 async function resolvePending(db: Database, entryId: number, key: string, to: 'posted' | 'voided'): Promise<EntryResult> {
   return db.transaction(async (tx) => {

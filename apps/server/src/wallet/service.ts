@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Database } from '@lq/db';
 import { AppError, formatMoney, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
-import { IdempotencyConflictError, InsufficientFundsError, postEntry, userBalances, type EntryResult } from './ledger';
+import { IdempotencyConflictError, InsufficientFundsError, postEntry, rebateToBalance, userBalances, type EntryResult } from './ledger';
 
 type Runner = Pick<Database, 'execute'>;
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
@@ -83,15 +83,7 @@ export async function walletRecordsOf(
 /** Rebate wallet → balance wallet. The key is the client's, scoped to the user. */
 export async function transferRebate(db: Database, userId: number, amount: bigint, key: string): Promise<EntryResult> {
   try {
-    return await postEntry(db, {
-      key: `transfer:${userId}:${key}`,
-      kind: 'transfer',
-      userId,
-      lines: [
-        { account: { userId, wallet: 'rebate' }, amount: -amount },
-        { account: { userId, wallet: 'balance' }, amount },
-      ],
-    });
+    return await postEntry(db, rebateToBalance(`transfer:${userId}:${key}`, userId, amount));
   } catch (e) {
     if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_REBATE', { available: formatMoney(e.available) }, 'amount');
     if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');

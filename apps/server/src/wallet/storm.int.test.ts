@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@lq/db';
 import { openTestDatabase } from '../../test/helpers';
-import { InsufficientFundsError, postEntry, userBalances, verifyLedger, type EntryCommand } from './ledger';
+import { InsufficientFundsError, postEntry, rebateToBalance, userBalances, verifyLedger } from './ledger';
 import { insertUser } from './test-helpers';
 
 let database: DatabaseHandle;
@@ -19,15 +19,7 @@ afterAll(() => closeDatabase?.());
 
 const newUser = () => insertUser(database, 'storm');
 
-const transfer = (key: string, userId: number, amount: bigint): EntryCommand => ({
-  key,
-  kind: 'transfer',
-  userId,
-  lines: [
-    { account: { userId, wallet: 'rebate' }, amount: -amount },
-    { account: { userId, wallet: 'balance' }, amount },
-  ],
-});
+const transfer = rebateToBalance;
 
 describe('storms', () => {
   it('200 simultaneous transfers against one rebate balance never overdraw it (several seeds)', async () => {

@@ -8,7 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@lq/db';
 import { killDatabase, runChild as runKilledChild, type KillDatabase } from '../../test/kill-harness';
-import { deployTestToken, HOT_KEY, startLocalChain, type LocalChain, type TestToken } from '../../test/local-chain';
+import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { adjustWallet, verifyLedger } from '../wallet';
 import { approveWithdrawal, createWithdrawal } from './service';
 import { hashSecret } from '../users';
@@ -26,14 +26,14 @@ const payeeOf = (i: number): Address => getAddress(`0x${`cafe${String(i).padStar
 let kdb: KillDatabase;
 let chain: LocalChain;
 let token: TestToken;
+let stopChain: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   kdb = await killDatabase('lq-payout-kill-');
-  chain = await startLocalChain({ stateDir: kdb.dir });
-  token = await deployTestToken(chain, 18);
+  ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-payout-kill-chain-'));
 });
 afterAll(async () => {
-  await chain?.stop();
+  await stopChain?.();
   await kdb?.cleanup();
 });
 const withDb = <T>(fn: (db: DatabaseHandle) => Promise<T>) => kdb.withDb(fn);
