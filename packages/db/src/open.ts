@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { allowNamedStatements } from './prepared';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -90,6 +91,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'lightning-quant' });
   // An idle client dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  allowNamedStatements(pool);
   const db = pgDrizzle(pool);
   await pool.query('select 1');
   return {

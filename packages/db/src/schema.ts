@@ -565,8 +565,8 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     uniqueIndex('ledger_entries_key').on(t.idempotencyKey),
-    uniqueIndex('ledger_entries_resolution_key').on(t.resolutionKey),
-    index('ledger_entries_user_idx').on(t.userId, t.id),
+    // Partial: most entries are never resolved, and every index entry costs each movement a write.
+    uniqueIndex('ledger_entries_resolution_key').on(t.resolutionKey).where(sql`${t.resolutionKey} is not null`),
     check('ledger_entries_status', sql`${t.status} in ('posted', 'pending', 'voided')`),
   ],
 );
@@ -590,8 +590,9 @@ export const ledgerLines = pgTable(
     kind: text('kind'),
   },
   (t) => [
+    // Only the indexes a request reads: records and wallet figures by user, pending resolution by
+    // entry. No (account_id, id): verification scans everything, and each index costs every line.
     index('ledger_lines_entry_idx').on(t.entryId),
-    index('ledger_lines_account_idx').on(t.accountId, t.id),
     index('ledger_lines_user_idx').on(t.userId, t.id),
     index('ledger_lines_user_kind_idx').on(t.userId, t.kind, t.id),
     check('ledger_lines_amount_non_zero', sql`${t.amount} <> 0`),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, DataDirBusyError, openDatabase, readOwner, users } from '../src';
+import { createScratchDatabase, DataDirBusyError, openDatabase, queryPrepared, readOwner, users } from '../src';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -105,6 +105,43 @@ describe('PGlite socket and transactions', () => {
     } finally {
       await other.close();
       await owner.close();
+    }
+  });
+});
+
+describe('queryPrepared', () => {
+  // The same answers on every path: a PostgreSQL pool (named statement), PGlite in process and a
+  // caller's transaction (plain parameterised statements); arrays travel as one parameter each.
+  const text =
+    'select $1::text as a, $2::bigint[]::text as b, cardinality($3::text[]) as n, $4::int + $5::int + $6::int + $7::int + $8::int + $9::int + $10::int + $1::int as c';
+  const values = ['7', ['1', '-2'], ['x', null, "it's"], 0, 0, 0, 0, 0, 0, 5];
+  const expected = { a: '7', b: '{1,-2}', c: 12, n: 3 };
+
+  async function check(handle: Awaited<ReturnType<typeof openDatabase>>) {
+    for (let i = 0; i < 2; i++) expect(await queryPrepared(handle.db, 'db_test_probe', text, values)).toEqual([expected]);
+    const inTx = await handle.db.transaction((tx) => queryPrepared(tx, 'db_test_probe', text, values));
+    expect(inTx).toEqual([expected]);
+  }
+
+  it('on PGlite', async () => {
+    const lite = await openDatabase({ dataDir: tempDir(), pgliteMode: 'exclusive' });
+    try {
+      await check(lite);
+    } finally {
+      await lite.close();
+    }
+  });
+
+  it.runIf(process.env.DATABASE_URL)('on PostgreSQL, named once per connection', async () => {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+    const pg = await openDatabase({ dataDir: tempDir(), databaseUrl: scratch.url, poolMax: 2 });
+    try {
+      await check(pg);
+      const [named] = await queryPrepared<{ n: number }>(pg.db, 'db_test_count', `select count(*)::int as n from pg_prepared_statements where name = $1`, ['db_test_probe']);
+      expect(named.n).toBe(1);
+    } finally {
+      await pg.close();
+      await scratch.drop();
     }
   });
 });

@@ -10,7 +10,7 @@
 //   CHECK constraint.
 // - Holds: a pending entry counts in pending_in / pending_out until it is posted or voided.
 import { createHash } from 'node:crypto';
-import { sql, type Database, type SQL } from '@lq/db';
+import { queryPrepared, sql, type Database, type SQL } from '@lq/db';
 
 export const USER_WALLETS = ['balance', 'rebate'] as const;
 export type UserWallet = (typeof USER_WALLETS)[number];
@@ -165,11 +165,10 @@ async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise
 }
 
 /** An SQL array of parameters (integers travel as decimal strings: exact, whatever their size). */
-const arrayOf = (values: readonly (string | null)[], type: 'text' | 'bigint'): SQL =>
-  sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::${sql.raw(type)}[]`;
+// Arrays as one parameter each: one statement text whatever the number of lines, so it is
+// prepared once per connection (queryPrepared).
+const POST_ENTRY = `select entry_id::text as entry_id, entry_status, entry_hash, replayed
+  from ledger_post_entry($1, $2, $3, $4, $5::bigint, $6, $7::jsonb, $8::text[], $9::text[], $10::bigint[], $11::bigint[])`;
 
 /** The driver's error under drizzle's wrapper ("Failed query: …", the driver error as `cause`). */
 function databaseErrorOf(e: unknown): { code?: string; message?: string; detail?: string } | undefined {
@@ -189,24 +188,32 @@ interface PostedRow {
 /**
  * Writes one entry (posted, or pending for a hold) with its lines and balances, or replays it: one
  * statement, `ledger_post_entry` (migration 0015), so the accounts stay locked for no client round
- * trip. Inside a caller's transaction it runs in a savepoint: a refusal leaves that transaction usable.
+ * trip; named, so a pool connection prepares it once. Inside a caller's transaction it runs in a
+ * savepoint: a refusal leaves that transaction usable.
  */
 export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryResult> {
   checkLines(cmd);
   const hash = requestHashOf(cmd);
   const specs = cmd.lines.map((l) => accountRow(l.account));
-  const codes = arrayOf(specs.map((s) => s.code), 'text');
-  const kinds = arrayOf(specs.map((s) => s.kind), 'text');
-  const owners = arrayOf(specs.map((s) => (s.userId === null ? null : String(s.userId))), 'bigint');
-  const amounts = arrayOf(cmd.lines.map((l) => l.amount.toString()), 'bigint');
-  const meta = cmd.meta ? JSON.stringify(cmd.meta) : null;
-  const call = sql`select entry_id::text as entry_id, entry_status, entry_hash, replayed from ledger_post_entry(
-      ${cmd.key}, ${hash}, ${cmd.kind}, ${!!cmd.pending}, ${cmd.userId ?? null}::bigint, ${cmd.memo ?? null}, ${meta}::jsonb,
-      ${codes}, ${kinds}, ${owners}, ${amounts})`;
+  const values = [
+    cmd.key,
+    hash,
+    cmd.kind,
+    !!cmd.pending,
+    cmd.userId ?? null,
+    cmd.memo ?? null,
+    cmd.meta ? JSON.stringify(cmd.meta) : null,
+    specs.map((s) => s.code),
+    specs.map((s) => s.kind),
+    specs.map((s) => s.userId),
+    cmd.lines.map((l) => l.amount.toString()),
+  ];
   const inTransaction = 'rollback' in db; // drizzle's transaction object
   let row: PostedRow | undefined;
   try {
-    [row] = inTransaction ? await db.transaction((tx) => run<PostedRow>(tx, call)) : await run<PostedRow>(db, call);
+    [row] = inTransaction
+      ? await db.transaction((tx) => queryPrepared<PostedRow>(tx, 'ledger_post_entry', POST_ENTRY, values))
+      : await queryPrepared<PostedRow>(db, 'ledger_post_entry', POST_ENTRY, values);
   } catch (e) {
     const cause = databaseErrorOf(e);
     if (cause?.code === 'LQ402') {
