@@ -22,6 +22,7 @@ import './platform/deps';
 import { healthRoutes } from './platform/health';
 import { clientErrorHandler, installEnvelope, refuseControlCharacters, zodValidatorCompiler } from './platform/http';
 import { JobRegistry } from './platform/jobs';
+import { startMaintenanceJobs } from './platform/maintenance';
 import { loggerOptions } from './platform/logger';
 import { Mailer } from './platform/mail';
 import { serveWeb } from './platform/web';
@@ -183,6 +184,7 @@ export async function buildApp(
     });
 
     healthRoutes(app, database);
+    app.jobs.add('platform', startMaintenanceJobs);
     // The areas, each one plugin (routes, and its jobs added to app.jobs); see docs/architecture.md.
     await app.register(usersPlugin);
     await app.register(marketPlugin);
