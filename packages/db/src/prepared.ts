@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Database } from './open';
+import { rowsOf } from './results';
 
 /** Pools of real PostgreSQL servers (each connection its own session): the only ones that name. */
 const namingPools = new WeakSet<object>();
@@ -18,8 +19,6 @@ export function sqlOf(text: string, values: readonly unknown[]): SQL {
   parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
   return sql.join(chunks);
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 /**
  * Runs `text` with `values` on `db` (the root database or a transaction), as the named statement

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, DataDirBusyError, openDatabase, queryPrepared, readOwner, users } from '../src';
+import { createScratchDatabase, DataDirBusyError, isUniqueViolation, openDatabase, queryPrepared, readOwner, users } from '../src';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -142,6 +142,25 @@ describe('queryPrepared', () => {
     } finally {
       await pg.close();
       await scratch.drop();
+    }
+  });
+});
+
+describe('isUniqueViolation', () => {
+  it('reads SQLSTATE and constraint through drizzle’s wrapper, on PGlite and PostgreSQL', async () => {
+    const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    const handle = await openDatabase({ dataDir: tempDir(), databaseUrl: scratch?.url, pgliteMode: 'exclusive' });
+    try {
+      const user = { mail: 'u@b.co', passwordHash: 'x', userCode: 'SAMECODE', country: 'TH' };
+      await handle.db.insert(users).values(user);
+      const error = await handle.db.insert(users).values({ ...user, mail: 'v@b.co' }).catch((e: unknown) => e);
+      expect(isUniqueViolation(error, 'users_user_code_key')).toBe(true);
+      expect(isUniqueViolation(error)).toBe(true);
+      expect(isUniqueViolation(error, 'users_mail_key')).toBe(false);
+      expect(isUniqueViolation(new Error('duplicate key value violates unique constraint "users_user_code_key"'))).toBe(false);
+    } finally {
+      await handle.close();
+      await scratch?.drop();
     }
   });
 });

@@ -1,12 +1,11 @@
 // Deposit addresses: one per user and network, derived once and kept (the watcher matches transfers
 // against the kept rows, so an address stays watched after the operator rotates the key).
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, DEPOSIT_MIN, formatMoney, parseMoney, type DepositNetwork, type RechargeAddress } from '@lq/contracts';
 import type { HDKey } from '@scure/bip32';
 import type { Config } from '../platform/config';
 import { addressOn, depositAddressBytes, parseExtendedPublicKey } from '../platform/chain-address';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export const DEPOSIT_MIN_MICRO = parseMoney(String(DEPOSIT_MIN))!;
 

@@ -1,9 +1,8 @@
 // Operator commands of the deposits area (wired into `npm run ops` by ops/).
-import { sql } from '@lq/db';
+import { sql, rowsOf } from '@lq/db';
 import { formatMoney } from '@lq/contracts';
 import type { OpsCommandSet } from '../platform/ops';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export const DEPOSIT_OPS: OpsCommandSet = {
   usage: `  deposit:status                              each network's watcher: next block, head, last scan, failures in a row and the last error; transfers by state`,

@@ -1,10 +1,9 @@
 // The caller's USDT deposits for the recharge page: pending with their confirmations, waiting for
 // the minimum, credited. A transfer a reorganisation removed (dropped) is not shown.
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney, type DepositNetwork, type RechargeItem, type RechargeList } from '@lq/contracts';
 import type { DepositSetup } from './addresses';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 interface Row {
   id: string | number;

@@ -8,13 +8,12 @@
 //   posted: a crash between the two posts the same entry again (a replay), never a second one.
 // - Transfers below the minimum wait, confirmed, until the address's waiting total reaches it;
 //   then they are credited together.
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney, type DepositNetwork } from '@lq/contracts';
 import { postEntry } from '../wallet';
 import type { ChainTransfer, DepositChain } from './chain';
 import { DEPOSIT_MIN_MICRO } from './addresses';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 type Runner = Pick<Database, 'execute'>;
 const query = async <T>(db: Runner, q: ReturnType<typeof sql>): Promise<T[]> => rowsOf<T>(await db.execute(q));
 

@@ -4,7 +4,7 @@
 // markets: market null). A robot on an account that already holds a seat needs no new one.
 import { AppError, errorMessageKey, translate, type Locale, type SeatSummary } from '@lq/contracts';
 import type { Database, DatabaseHandle } from '@lq/db';
-import { sql } from '@lq/db';
+import { sql, rowsOf } from '@lq/db';
 
 export type Market = 'crypto' | 'forex';
 
@@ -27,8 +27,6 @@ export class NoFreeSeatError extends AppError {
 
 type Runner = Pick<Database, 'execute'>;
 
-const rowsOf = <T>(result: unknown): T[] =>
-  (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 /** Seats granted for a market: 1 + unexpired seat grants (market-specific or for both). */
 export async function seatsTotal(db: Runner, userId: number, market: Market): Promise<number> {

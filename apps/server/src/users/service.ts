@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, isNull, max, sql, type SQL } from '@lq/db';
+import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, sql, type SQL } from '@lq/db';
 import {
   AppError,
   CODE_LENGTH,
@@ -263,13 +263,7 @@ export async function register(
       });
     } catch (err) {
       // A user-code collision (1 in 32^8 per pair) is retried with a fresh code.
-      if (
-        attempt < 3 &&
-        /users_user_code_key/.test(
-          String((err as Error).message) + String((err as { cause?: Error }).cause?.message),
-        )
-      )
-        continue;
+      if (attempt < 3 && isUniqueViolation(err, 'users_user_code_key')) continue;
       throw err;
     }
   }

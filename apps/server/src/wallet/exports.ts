@@ -6,11 +6,10 @@ import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, formatMoney, WALLET_EXPORT_KEEP_DAYS, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
 
 type Runner = Pick<Database, 'execute'>;
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export const EXPORT_QUEUE = 'wallet-export';
 export const EXPORT_CLEANUP_QUEUE = 'wallet-export-cleanup';

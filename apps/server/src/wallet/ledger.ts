@@ -10,7 +10,7 @@
 //   CHECK constraint.
 // - Holds: a pending entry counts in pending_in / pending_out until it is posted or voided.
 import { createHash } from 'node:crypto';
-import { queryPrepared, sql, type Database, type SQL } from '@lq/db';
+import { databaseErrorOf, queryPrepared, rowsOf, sql, type Database, type SQL } from '@lq/db';
 
 export const USER_WALLETS = ['balance', 'rebate'] as const;
 export type UserWallet = (typeof USER_WALLETS)[number];
@@ -84,12 +84,12 @@ export class EntryStateError extends LedgerError {
 
 type Tx = Pick<Database, 'execute'>;
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 const run = async <T>(db: Tx, query: SQL): Promise<T[]> => rowsOf<T>(await db.execute(query));
 
-function accountRow(a: AccountRef): { code: string; kind: string; userId: number | null; noOverdraft: boolean } {
-  if ('platform' in a) return { code: accountCode(a), kind: a.platform, userId: null, noOverdraft: false };
-  return { code: accountCode(a), kind: a.wallet, userId: a.userId, noOverdraft: true };
+/** What ledger_post_entry needs to create the account (no overdraft follows from the owner). */
+function accountRow(a: AccountRef): { code: string; kind: string; userId: number | null } {
+  if ('platform' in a) return { code: accountCode(a), kind: a.platform, userId: null };
+  return { code: accountCode(a), kind: a.wallet, userId: a.userId };
 }
 
 /** A command's fingerprint: what the idempotency key is bound to. */
@@ -169,14 +169,6 @@ async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise
 // prepared once per connection (queryPrepared).
 const POST_ENTRY = `select entry_id::text as entry_id, entry_status, entry_hash, replayed
   from ledger_post_entry($1, $2, $3, $4, $5::bigint, $6, $7::jsonb, $8::text[], $9::text[], $10::bigint[], $11::bigint[])`;
-
-/** The driver's error under drizzle's wrapper ("Failed query: …", the driver error as `cause`). */
-function databaseErrorOf(e: unknown): { code?: string; message?: string; detail?: string } | undefined {
-  for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 4; cur = (cur as { cause?: unknown }).cause, depth++) {
-    if (typeof (cur as { code?: unknown }).code === 'string') return cur;
-  }
-  return undefined;
-}
 
 interface PostedRow {
   entry_id: string;

@@ -1,11 +1,10 @@
 // Wallet info, records, the rebate → balance transfer and operator adjustments, on the ledger.
 import { randomUUID } from 'node:crypto';
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, formatMoney, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
 import { IdempotencyConflictError, InsufficientFundsError, postEntry, rebateToBalance, userBalances, type EntryResult } from './ledger';
 
 type Runner = Pick<Database, 'execute'>;
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export async function walletInfoOf(db: Database, userId: number): Promise<WalletInfo> {
   const balances = await userBalances(db, userId);

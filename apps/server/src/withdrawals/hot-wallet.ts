@@ -4,7 +4,7 @@
 // is sent, so a process killed anywhere either signed nothing (nothing is kept, nothing was sent)
 // or left a kept transaction that the next pass sends again, byte for byte — the same hash, the
 // same nonce: it can land once at most. Nothing else ever signs for that withdrawal.
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney } from '@lq/contracts';
 import {
   createPublicClient,
@@ -21,7 +21,6 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ChainUnavailableError } from '../deposits';
 import { rawOf, usdtOf } from './payout';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
 /** A token transfer's gas, with room (USDT's transfer uses ~35–52k). */

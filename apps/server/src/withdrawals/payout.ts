@@ -4,14 +4,13 @@
 // transaction as the state. A manual transaction that pays something else is refused and its hash
 // cleared, so the operator can enter the right one; the withdrawal stays held meanwhile. A
 // hot-wallet transaction that reverted moved nothing: the withdrawal fails and the hold is voided.
-import { sql, type Database } from '@lq/db';
+import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
 import { AppError, formatMoney, MONEY_DECIMALS, type DepositNetwork } from '@lq/contracts';
 import type { Hex } from 'viem';
 import type { DepositChain } from '../deposits';
 import { tronAddressBytes } from '../platform/chain-address';
 import { postPending, voidPending } from '../wallet';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export type PayoutCheck =
   | { verdict: 'confirmed'; detail: string }
@@ -117,7 +116,7 @@ export async function recordManualPayout(db: Database, chains: PayoutChains, id:
     );
     if (!kept) throw new AppError('WITHDRAW_STATE', { state: 'processing' }, 'id');
   } catch (e) {
-    if (/withdrawals_tx_key|duplicate key/i.test(String((e as Error).message) + String((e as { cause?: Error }).cause?.message ?? ''))) {
+    if (isUniqueViolation(e, 'withdrawals_tx_key')) {
       throw new AppError('WITHDRAW_TX_USED', { txHash }, 'txHash');
     }
     throw e;

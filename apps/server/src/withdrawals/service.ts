@@ -3,13 +3,12 @@
 // withdrawal's row, under the client's idempotency key (Stripe's rule: the same key and body
 // answer the first result; another body under it is refused).
 import { createHash } from 'node:crypto';
-import { getSetting, setSetting, SETTING_KEYS, sql, type Database } from '@lq/db';
+import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from '@lq/db';
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, type Locale, type WithdrawCreateBody, type WithdrawItem, type WithdrawList, type WithdrawState } from '@lq/contracts';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress } from './addresses';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export const WITHDRAW_MIN_MICRO = parseMoney(String(CONVERSION_MIN))!;
 export const WITHDRAW_FEE_MICRO = parseMoney(String(CONVERSION_FEE))!;

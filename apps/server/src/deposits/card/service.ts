@@ -2,12 +2,11 @@
 // idempotency key; the provider's completed webhook credits it once — the ledger entry's key is
 // the provider's session, so a replayed or repeated event, or a crash between the credit and the
 // event's record, never credits twice.
-import { sql, type Database } from '@lq/db';
+import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, formatMoney, parseMoney, type CardCheckout, type CardCheckoutState } from '@lq/contracts';
 import { postEntry } from '../../wallet';
 import type { CardProvider, CardWebhookEvent } from './provider';
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export interface CardLimitsMicro {
   min: bigint;
