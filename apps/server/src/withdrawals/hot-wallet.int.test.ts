@@ -1,8 +1,10 @@
 // Hot-wallet payouts against a real local EVM node (hardhat) and a real database: request →
 // approve → signed, kept and sent by the payout pass → confirmed → completed with the hold posted;
-// a payout whose send failed is sent again byte for byte (one transaction on chain); a wallet short
+// a payout whose send failed is sent again byte for byte (one transaction on chain), or signed again
+// when another transaction of the key spent its nonce; a wallet short
 // of USDT waits; a payout that reverts on chain fails and voids the hold. `verifyLedger` after each.
-import { createPublicClient, getAddress, http, parseAbiItem, type Address } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, parseAbiItem, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
@@ -63,6 +65,14 @@ async function approved(to: Address, amount: string, funds = 100_000_000n): Prom
 const detail = async (u: RegisteredUser, id: number) =>
   (await t.call('GET', `/user/api/withdraw/detail/${id}`, { token: u.token, lang: 'en_US' })).json<Envelope<{ state: string; txHash: string | null; reason: string | null }>>().data;
 const info = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<Record<string, string>>>().data;
+/** An approved withdrawal to `to` whose payout was signed and kept, but whose send failed. */
+async function keptNotSent(to: Address, amount: string) {
+  await token.send(hot.address, 100n * USDT);
+  const { u, id } = await approved(to, amount);
+  const failing: HotWallet = { ...hot, send: () => Promise.reject(new Error('connection refused')) };
+  await expect(pass(failing)).rejects.toThrow('connection refused');
+  return { u, id, kept: await detail(u, id) };
+}
 /** Every USDT transfer to `to` on chain. */
 async function transfersTo(to: Address): Promise<bigint[]> {
   const client = createPublicClient({ transport: http(chain.url), cacheTime: 0 });
@@ -88,12 +98,8 @@ describe('hot-wallet payouts (BEP20)', () => {
   });
 
   it('a payout kept but never sent (a crash, a node that failed) is sent again, the same transaction', async () => {
-    await token.send(hot.address, 100n * USDT);
     const to = PAYEE(2);
-    const { u, id } = await approved(to, '15');
-    const failing: HotWallet = { ...hot, send: () => Promise.reject(new Error('connection refused')) };
-    await expect(pass(failing)).rejects.toThrow('connection refused');
-    const kept = await detail(u, id);
+    const { u, id, kept } = await keptNotSent(to, '15');
     expect(kept.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await transfersTo(to)).toEqual([]);
     expect(await pass()).toMatchObject({ resent: 1, signed: 0 });
@@ -101,6 +107,29 @@ describe('hot-wallet payouts (BEP20)', () => {
     expect(await pass()).toMatchObject({ completed: 1 });
     expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: kept.txHash });
     expect(await transfersTo(to)).toEqual([15n * USDT]);
+  });
+
+  it('a kept payout whose nonce another transaction of the key spent is signed again once that one is confirmed, and pays once', async () => {
+    const to = PAYEE(6);
+    const { u, id, kept } = await keptNotSent(to, '15');
+    // Someone uses the key outside the platform: a plain transfer takes the kept payout's nonce.
+    const [{ n: nonce }] = await t.database.exec<{ n: number }>('select payout_nonce::int as n from withdrawals where id = $1', [id]);
+    const local = { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.url] } } } as const;
+    const outside = createWalletClient({ account: privateKeyToAccount(HOT_KEY), chain: local, transport: http(chain.url) });
+    await outside.sendTransaction({ to: PAYEE(7), value: 1n, nonce });
+    // One confirmation of two: the kept payout is neither re-sent (it cannot land) nor let go yet.
+    expect(await pass()).toMatchObject({ resent: 0, resigned: 0, signed: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'processing', txHash: kept.txHash });
+    await chain.mine(1);
+    expect(await pass()).toMatchObject({ resigned: 1, signed: 1 });
+    const again = await detail(u, id);
+    expect(again.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(again.txHash).not.toBe(kept.txHash);
+    await chain.mine(CONFIRMATIONS);
+    expect(await pass()).toMatchObject({ completed: 1, resigned: 0, signed: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: again.txHash });
+    expect(await transfersTo(to)).toEqual([15n * USDT]);
+    expect(await info(u)).toMatchObject({ pendingTransfer: '0.000000', processedTransfer: '18.000000' });
   });
 
   it('waits while the hot wallet is short of USDT, and fails a payout that reverts, voiding the hold', async () => {

@@ -3,7 +3,10 @@
 // the signed transaction (its hash, nonce and raw bytes) is committed with the withdrawal BEFORE it
 // is sent, so a process killed anywhere either signed nothing (nothing is kept, nothing was sent)
 // or left a kept transaction that the next pass sends again, byte for byte — the same hash, the
-// same nonce: it can land once at most. Nothing else ever signs for that withdrawal.
+// same nonce: it can land once at most. Nothing else ever signs for that withdrawal — unless that
+// nonce was spent by another transaction of the same key (someone used it outside the platform):
+// then the kept one can never land, and once the other has its confirmations the withdrawal is
+// signed again with a fresh nonce.
 import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney } from '@lq/contracts';
 import {
@@ -30,6 +33,12 @@ export interface HotWallet {
   readonly address: Address;
   /** The next nonce the node would give a new transaction of the wallet (pending ones counted). */
   pendingNonce(): Promise<number>;
+  /**
+   * Nonces spent on chain: `mined` counts every mined transaction of the wallet, `settled` those
+   * with at least `confirmations` (a nonce below it can never be used again, reorganisations
+   * included).
+   */
+  spentNonces(confirmations: number): Promise<{ mined: number; settled: number }>;
   /** The wallet's USDT, in the token's units, and the token's decimals. */
   tokenBalance(): Promise<{ raw: bigint; decimals: number }>;
   /** A signed USDT transfer: its bytes and hash (nothing is sent). */
@@ -61,6 +70,16 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
   return {
     address: account.address,
     pendingNonce: () => guarded('eth_getTransactionCount', () => client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+    spentNonces: (confirmations) =>
+      guarded('eth_getTransactionCount', async () => {
+        const latest = await client.getBlockNumber({ cacheTime: 0 });
+        const settledAt = latest - BigInt(Math.max(0, confirmations - 1));
+        const [mined, settled] = await Promise.all([
+          client.getTransactionCount({ address: account.address, blockNumber: latest }),
+          settledAt < 0n ? 0 : client.getTransactionCount({ address: account.address, blockNumber: settledAt }),
+        ]);
+        return { mined, settled };
+      }),
     async tokenBalance() {
       decimals ??= await guarded('decimals()', async () => Number(await client.readContract({ address: options.token, abi: ERC20, functionName: 'decimals' })));
       const raw = await guarded('balanceOf()', () => client.readContract({ address: options.token, abi: ERC20, functionName: 'balanceOf', args: [account.address] }));
@@ -92,6 +111,8 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
 export interface HotPayoutResult {
   signed: number;
   resent: number;
+  /** Kept transactions whose nonce another transaction of the wallet spent: signed again. */
+  resigned: number;
   /** Waiting for the wallet to hold enough USDT. */
   short: number;
 }
@@ -102,27 +123,39 @@ interface SendRow {
   amount: string;
   tx_hash: string | null;
   payout_raw: string | null;
+  payout_nonce: string | number | null;
 }
 
 /**
  * One pass: first every kept transaction not yet on chain is sent again (a crash between commit and
- * send, a node that dropped it), in nonce order; then approved BEP20 withdrawals nobody paid yet are
- * signed, kept, and sent, one by one.
+ * send, a node that dropped it), in nonce order — or, when another transaction of the wallet spent
+ * its nonce, let go once that one has `confirmations`; then approved BEP20 withdrawals nobody paid
+ * yet (those let go included) are signed, kept, and sent, one by one.
  */
 export async function payFromHotWallet(
   db: Database,
   wallet: HotWallet,
   isOnChain: (hash: string) => Promise<boolean>,
+  confirmations: number,
   limit = 50,
 ): Promise<HotPayoutResult> {
-  const result: HotPayoutResult = { signed: 0, resent: 0, short: 0 };
+  const result: HotPayoutResult = { signed: 0, resent: 0, resigned: 0, short: 0 };
   const kept = rowsOf<SendRow>(
-    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw from withdrawals
+    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw, payout_nonce from withdrawals
         where status = 'processing' and payout = 'hot-wallet' and payout_from = ${wallet.address} and payout_raw is not null
         order by payout_nonce`),
   );
+  let spent: { mined: number; settled: number } | undefined;
   for (const row of kept) {
     if (await isOnChain(row.tx_hash!)) continue;
+    const nonce = Number(row.payout_nonce);
+    spent ??= await wallet.spentNonces(confirmations);
+    if (nonce < spent.mined) {
+      // Not on chain, yet its nonce is spent: another transaction of this key took it.
+      if (nonce < spent.settled && (await letGoOfSpentNonce(db, Number(row.id), row.tx_hash!, nonce))) result.resigned++;
+      else await db.execute(sql`update withdrawals set payout_check = ${`nonce ${nonce} was spent by another transaction of ${wallet.address}; signed again once that one has ${confirmations} confirmations`}, checked_at = now() where id = ${Number(row.id)} and tx_hash = ${row.tx_hash}`);
+      continue;
+    }
     await wallet.send(row.payout_raw as Hex, row.tx_hash as Hex);
     result.resent++;
   }
@@ -161,4 +194,19 @@ export async function payFromHotWallet(
     await wallet.send(signed.raw, signed.hash);
   }
   return result;
+}
+
+/**
+ * Forgets a kept transaction that can never land (its nonce spent, with confirmations, by another
+ * transaction), so the pass signs the withdrawal again; only while that transaction is still the
+ * withdrawal's.
+ */
+async function letGoOfSpentNonce(db: Database, id: number, txHash: string, nonce: number): Promise<boolean> {
+  const note = `nonce ${nonce} was spent by another transaction of the hot wallet; ${txHash} can never land, signing again`;
+  const [row] = rowsOf<{ id: string | number }>(
+    await db.execute(sql`update withdrawals set payout = null, payout_from = null, payout_nonce = null, payout_raw = null, tx_hash = null,
+          payout_check = ${note}, checked_at = now(), updated_at = now()
+        where id = ${id} and status = 'processing' and payout = 'hot-wallet' and tx_hash = ${txHash} returning id`),
+  );
+  return row !== undefined;
 }

@@ -11,7 +11,7 @@ export const SETTLE_QUEUE = 'withdraw-settle';
 /** One pass: pay what the hot wallet pays, then settle every payout on chain. */
 export async function payoutPass(db: Parameters<typeof settlePayouts>[0], chains: PayoutChains, hot: HotWallet | undefined) {
   const bsc = chains.BEP20;
-  const sent = hot && bsc ? await payFromHotWallet(db, hot, async (hash) => (await bsc.chain.transaction(hash)) !== null) : undefined;
+  const sent = hot && bsc ? await payFromHotWallet(db, hot, async (hash) => (await bsc.chain.transaction(hash)) !== null, bsc.confirmations) : undefined;
   const settled = await settlePayouts(db, chains);
   return { ...sent, ...settled };
 }
@@ -23,7 +23,7 @@ export function startWithdrawJobs(chains: PayoutChains, pollSeconds: number, hot
     await boss.work(SETTLE_QUEUE, async () => {
       try {
         const r = await payoutPass(database.db, chains, hot);
-        if (r.completed > 0 || r.refused > 0 || r.failed > 0 || (r.signed ?? 0) > 0 || (r.resent ?? 0) > 0) log.info(r, 'withdrawal payouts');
+        if (r.completed > 0 || r.refused > 0 || r.failed > 0 || (r.signed ?? 0) > 0 || (r.resent ?? 0) > 0 || (r.resigned ?? 0) > 0) log.info(r, 'withdrawal payouts');
       } catch (err) {
         log.warn({ err }, 'withdrawal payout pass failed; the next one tries again (kept transactions are re-sent, never re-signed)');
       }

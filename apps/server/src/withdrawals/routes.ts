@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, errorEnvelope, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawList, withdrawListQuery } from '@lq/contracts';
+import { envelopeOf, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawList, withdrawListQuery } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 import { createWithdrawal, withdrawalOf, withdrawalsOf } from './service';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
-const bearer = [{ bearer: [] }];
 const tags = ['withdrawals'];
 
 /** Withdrawals: `user/api/withdraw/...` (docs/api.md, "Withdrawals"). */
@@ -22,9 +20,9 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Withdraw to a USDT address on BEP20 or TRC20: amount (≥ 10) arrives, amount + fee (3) are held now; payment password required',
-        security: bearer,
+        security: bearerAuth,
         body: withdrawCreateBody,
-        response: { 200: envelopeOf(withdrawItem), ...errors },
+        response: { 200: envelopeOf(withdrawItem), ...errorResponses },
       },
       config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
       preHandler: auth,
@@ -35,7 +33,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/user/api/withdraw/list',
     {
-      schema: { tags, summary: 'The caller’s withdrawals, newest first', security: bearer, querystring: withdrawListQuery, response: { 200: envelopeOf(withdrawList), ...errors } },
+      schema: { tags, summary: 'The caller’s withdrawals, newest first', security: bearerAuth, querystring: withdrawListQuery, response: { 200: envelopeOf(withdrawList), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await withdrawalsOf(deps.db, req.auth!.user.id, req.query, req.locale)),
@@ -44,7 +42,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/user/api/withdraw/detail/:id',
     {
-      schema: { tags, summary: 'One of the caller’s withdrawals', security: bearer, params: withdrawIdParams, response: { 200: envelopeOf(withdrawItem), ...errors } },
+      schema: { tags, summary: 'One of the caller’s withdrawals', security: bearerAuth, params: withdrawIdParams, response: { 200: envelopeOf(withdrawItem), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await withdrawalOf(deps.db, req.auth!.user.id, req.params.id, req.locale)),
