@@ -110,12 +110,15 @@ if (!only || only === 'static') {
 // The PGlite suite took 556 s alone on a 2-core machine, and 1,524 s in CI beside the PostgreSQL
 // pass: each wants more than a core. So the suites run one after another; only the browser tests,
 // which mostly wait (half a core), share the machine with the PostgreSQL pass.
-if (!only || only === 'vitest') {
-  run('unit + integration', 'npx', ['vitest', 'run']);
-}
+// The runner's crash test (50 SIGKILLs, about a core for 3 minutes) runs in the whole suite beside
+// the browser tests, after the PostgreSQL pass: that lane finished about 5 minutes before them.
+const CRASH_TEST = 'apps/server/src/runner/crash.int.test.ts';
+const crashTest = { label: 'runner crash test', cmd: 'npx', args: ['vitest', 'run', '--project', 'integration', CRASH_TEST] };
+if (only === 'vitest') run('unit + integration', 'npx', ['vitest', 'run']);
+if (!only) run('unit + integration (the crash test later)', 'npx', ['vitest', 'run', '--exclude', CRASH_TEST]);
 if (!only || only === 'e2e') {
   run('build web', 'npm', ['run', 'build', '-w', '@lq/web']);
-  await runLanes([[{ label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] }], postgresPass]);
+  await runLanes([[{ label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] }], [...postgresPass, ...(only ? [] : [crashTest])]]);
 } else if (only === 'vitest' && postgresPass.length > 0) {
   await runLanes([postgresPass]);
 }

@@ -18,7 +18,6 @@ import {
   backtestTrades,
   backtestTradesQuery,
   envelopeOf,
-  errorEnvelope,
   recommendation,
   recommendCreateBody,
   recommendIdBody,
@@ -44,12 +43,10 @@ import {
   toRecommendation,
   tradesOf,
 } from './service';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
-const bearer = [{ bearer: [] }];
 const tags = ['backtest'];
 
 /** Backtests and parameter recommendations: `order/api/backtest/...` (docs/api.md, "Backtests"). */
@@ -69,9 +66,9 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Start a backtest (create-order type 0; VIP only; one per free backtest slot)',
-        security: bearer,
+        security: bearerAuth,
         body: backtestCreateBody,
-        response: { 200: envelopeOf(backtestCreateResult), ...errors },
+        response: { 200: envelopeOf(backtestCreateResult), ...errorResponses },
       },
       config: createLimit,
       preHandler: auth,
@@ -85,9 +82,9 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'The caller’s backtests of a record tab (running, completed, failed), newest first',
-        security: bearer,
+        security: bearerAuth,
         querystring: backtestListQuery,
-        response: { 200: envelopeOf(backtestList), ...errors },
+        response: { 200: envelopeOf(backtestList), ...errorResponses },
       },
       preHandler: auth,
     },
@@ -98,7 +95,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/detail',
     {
-      schema: { tags, summary: 'One backtest with its parameters (poll it for progress)', security: bearer, querystring: backtestIdQuery, response: { 200: envelopeOf(backtestDetail), ...errors } },
+      schema: { tags, summary: 'One backtest with its parameters (poll it for progress)', security: bearerAuth, querystring: backtestIdQuery, response: { 200: envelopeOf(backtestDetail), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, toDetail(await getOwnBacktest(deps.db, req.auth!.user.id, req.query.id), req.locale)),
@@ -107,7 +104,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/report',
     {
-      schema: { tags, summary: 'Every report metric of a finished backtest', security: bearer, querystring: backtestIdQuery, response: { 200: envelopeOf(backtestReport), ...errors } },
+      schema: { tags, summary: 'Every report metric of a finished backtest', security: bearerAuth, querystring: backtestIdQuery, response: { 200: envelopeOf(backtestReport), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, reportOf(await getOwnBacktest(deps.db, req.auth!.user.id, req.query.id), req.locale)),
@@ -116,7 +113,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/trades',
     {
-      schema: { tags, summary: 'The order log (closed trades), paged', security: bearer, querystring: backtestTradesQuery, response: { 200: envelopeOf(backtestTrades), ...errors } },
+      schema: { tags, summary: 'The order log (closed trades), paged', security: bearerAuth, querystring: backtestTradesQuery, response: { 200: envelopeOf(backtestTrades), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -128,7 +125,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/equity',
     {
-      schema: { tags, summary: 'The profit (equity) curve, downsampled', security: bearer, querystring: backtestEquityQuery, response: { 200: envelopeOf(backtestEquity), ...errors } },
+      schema: { tags, summary: 'The profit (equity) curve, downsampled', security: bearerAuth, querystring: backtestEquityQuery, response: { 200: envelopeOf(backtestEquity), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -140,7 +137,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/kline',
     {
-      schema: { tags, summary: 'Candles of a window of the backtest (resampled to at most maxCandles) with the trade markers', security: bearer, querystring: backtestKlineQuery, response: { 200: envelopeOf(backtestKline), ...errors } },
+      schema: { tags, summary: 'Candles of a window of the backtest (resampled to at most maxCandles) with the trade markers', security: bearerAuth, querystring: backtestKlineQuery, response: { 200: envelopeOf(backtestKline), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -152,7 +149,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.post(
     '/order/api/backtest/cancel',
     {
-      schema: { tags, summary: 'Stop a running backtest (status 3, reason cancelled)', security: bearer, body: backtestIdBody, response: { 200: envelopeOf(backtestItem), ...errors } },
+      schema: { tags, summary: 'Stop a running backtest (status 3, reason cancelled)', security: bearerAuth, body: backtestIdBody, response: { 200: envelopeOf(backtestItem), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -164,7 +161,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.post(
     '/order/api/backtest/delete',
     {
-      schema: { tags, summary: 'Delete a backtest from the records (a running one is cancelled first)', security: bearer, body: backtestIdBody, response: { 200: envelopeOf(z.null()), ...errors } },
+      schema: { tags, summary: 'Delete a backtest from the records (a running one is cancelled first)', security: bearerAuth, body: backtestIdBody, response: { 200: envelopeOf(z.null()), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -177,7 +174,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/robot-prefill',
     {
-      schema: { tags, summary: 'The robot form (create-order type 1) filled from a finished backtest', security: bearer, querystring: backtestIdQuery, response: { 200: envelopeOf(robotPrefill), ...errors } },
+      schema: { tags, summary: 'The robot form (create-order type 1) filled from a finished backtest', security: bearerAuth, querystring: backtestIdQuery, response: { 200: envelopeOf(robotPrefill), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, robotPrefillOf(await getOwnBacktest(deps.db, req.auth!.user.id, req.query.id))),
@@ -186,7 +183,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.post(
     '/order/api/backtest/recommend/create',
     {
-      schema: { tags, summary: 'Start a parameter recommendation (VIP only; one at a time)', security: bearer, body: recommendCreateBody, response: { 200: envelopeOf(recommendation), ...errors } },
+      schema: { tags, summary: 'Start a parameter recommendation (VIP only; one at a time)', security: bearerAuth, body: recommendCreateBody, response: { 200: envelopeOf(recommendation), ...errorResponses } },
       config: createLimit,
       preHandler: auth,
     },
@@ -196,7 +193,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/backtest/recommend/detail',
     {
-      schema: { tags, summary: 'A recommendation: status, progress, and when done the three presets', security: bearer, querystring: recommendIdQuery, response: { 200: envelopeOf(recommendation), ...errors } },
+      schema: { tags, summary: 'A recommendation: status, progress, and when done the three presets', security: bearerAuth, querystring: recommendIdQuery, response: { 200: envelopeOf(recommendation), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, toRecommendation(await getOwnRecommendation(deps.db, req.auth!.user.id, req.query.id), req.locale)),
@@ -205,7 +202,7 @@ export function backtestRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.post(
     '/order/api/backtest/recommend/cancel',
     {
-      schema: { tags, summary: 'Stop a running recommendation', security: bearer, body: recommendIdBody, response: { 200: envelopeOf(recommendation), ...errors } },
+      schema: { tags, summary: 'Stop a running recommendation', security: bearerAuth, body: recommendIdBody, response: { 200: envelopeOf(recommendation), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, errorEnvelope, rechargeAddress, rechargeAddressQuery, rechargeList, rechargeListQuery } from '@lq/contracts';
+import { envelopeOf, rechargeAddress, rechargeAddressQuery, rechargeList, rechargeListQuery } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import type { PlatformDeps } from '../platform/deps';
 import { depositAddressOf, type DepositSetup } from './addresses';
 import { depositsOf } from './service';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
-const bearer = [{ bearer: [] }];
 const tags = ['deposits'];
 
 /** Deposits: `user/api/recharge/...` (docs/api.md, "Deposits"). */
@@ -22,9 +20,9 @@ export function depositRoutes(app: FastifyInstance, deps: PlatformDeps, setup: D
       schema: {
         tags,
         summary: 'The caller’s USDT deposit address on BEP20 or TRC20, with the minimum and the confirmations a credit waits for',
-        security: bearer,
+        security: bearerAuth,
         querystring: rechargeAddressQuery,
-        response: { 200: envelopeOf(rechargeAddress), ...errors },
+        response: { 200: envelopeOf(rechargeAddress), ...errorResponses },
       },
       preHandler: auth,
     },
@@ -37,9 +35,9 @@ export function depositRoutes(app: FastifyInstance, deps: PlatformDeps, setup: D
       schema: {
         tags,
         summary: 'The caller’s USDT deposits, newest first: pending with their confirmations, waiting for the minimum, credited',
-        security: bearer,
+        security: bearerAuth,
         querystring: rechargeListQuery,
-        response: { 200: envelopeOf(rechargeList), ...errors },
+        response: { 200: envelopeOf(rechargeList), ...errorResponses },
       },
       preHandler: auth,
     },

@@ -9,13 +9,12 @@ import {
   dictList,
   dictTypeQuery,
   envelopeOf,
-  errorEnvelope,
   marketDataStatus,
   tacticsSelection,
   tacticsSelectionQuery,
 } from '@lq/contracts';
 import { runsWorker } from '../platform/config';
-import { ok } from '../platform/http';
+import { errorResponses, ok } from '../platform/http';
 import { importMarketDataDir } from './jobs';
 import {
   ContractInfoCache,
@@ -28,8 +27,6 @@ import {
 } from './reference';
 import type { PlatformDeps } from '../platform/deps';
 import { venueOf } from '../strategy-setup';
-
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 
 /** An open data source's market; DATA_SOURCE_UNKNOWN / MARKET_NOT_OPEN otherwise. */
 function marketOf(dataSource: string): Market {
@@ -55,7 +52,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         tags: ['market'],
         summary: 'Strategies a market offers (dataSource mt5 = forex, binance = crypto), with their create-order page',
         querystring: tacticsSelectionQuery,
-        response: { 200: envelopeOf(tacticsSelection), ...errors },
+        response: { 200: envelopeOf(tacticsSelection), ...errorResponses },
       },
     },
     (req) => Promise.resolve(ok(req, tacticsFor(marketOf(req.query.dataSource)))),
@@ -68,7 +65,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         tags: ['market'],
         summary: 'A dictionary by label; tacticsInterval = the decision intervals 1m … 1d',
         querystring: dictTypeQuery,
-        response: { 200: envelopeOf(dictList), ...errors },
+        response: { 200: envelopeOf(dictList), ...errorResponses },
       },
     },
     (req) => Promise.resolve(ok(req, tacticsIntervals())),
@@ -81,7 +78,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         tags: ['market'],
         summary: 'Symbols of a market with candles in the store: data ranges and instrument facts',
         querystring: currencyListQuery,
-        response: { 200: envelopeOf(currencyListSchema), ...errors },
+        response: { 200: envelopeOf(currencyListSchema), ...errorResponses },
       },
     },
     async (req) =>
@@ -95,7 +92,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         tags: ['market'],
         summary: 'Contract info of an instrument (ctVal, ctMult, minSz), cached one day; null when unknown',
         querystring: contractInfoQuery,
-        response: { 200: envelopeOf(contractInfo), ...errors },
+        response: { 200: envelopeOf(contractInfo), ...errorResponses },
       },
     },
     (req) => {
@@ -111,7 +108,7 @@ export function marketRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags: ['market'],
         summary: 'Candle series in the store, the latest import runs and each source’s latest outcome',
-        response: { 200: envelopeOf(marketDataStatus), ...errors },
+        response: { 200: envelopeOf(marketDataStatus), ...errorResponses },
       },
     },
     async (req) => ok(req, await marketStatus(app.database)),

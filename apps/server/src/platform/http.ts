@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   AppError,
   ERRORS,
+  errorEnvelope,
   errorMessageKey,
   isMessageKey,
   resolveLocale,
@@ -20,6 +21,11 @@ declare module 'fastify' {
     locale: Locale;
   }
 }
+
+/** OpenAPI responses every route shares: the error envelope for any 4xx and 5xx. */
+export const errorResponses = { '4xx': errorEnvelope, '5xx': errorEnvelope };
+/** OpenAPI security of a route that needs a session token. */
+export const bearerAuth = [{ bearer: [] }];
 
 /** Success envelope with the localized "success" message (or another catalog key). */
 export function ok<T>(request: FastifyRequest, data: T, msgKey = 'common.success'): Envelope<T> {

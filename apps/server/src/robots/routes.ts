@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   envelopeOf,
-  errorEnvelope,
   robotCreateBody,
   robotCreateResult,
   robotDetail,
@@ -22,14 +21,13 @@ import {
 } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { marketOf } from '../strategy-setup';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import { NoFreeSeatError, seatSummary as seatSummaryOf } from './seats';
 import { createRobot, detailOf, fillsOf, getOwnRobot, listRobots, ordersOf, robotAction } from './service';
 import { latestPriceOf, tickersOf } from './tickers';
 import type { PlatformDeps } from '../platform/deps';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 /** NO_FREE_SEAT carries {market, used, total} so the web can offer opening a seat. */
 const conflictEnvelope = z.object({
   code: z.string(),
@@ -44,7 +42,6 @@ const conflictEnvelope = z.object({
     }),
   ]),
 });
-const bearer = [{ bearer: [] }];
 const tags = ['robot'];
 
 /** Robot orders, seats and tickers: `order/api/robot/...`, `order/api/market/tickers` (docs/api.md, "Robots"). */
@@ -60,9 +57,9 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Start a robot (create-order type 1) on one of the caller’s trading accounts; needs a free seat on its market',
-        security: bearer,
+        security: bearerAuth,
         body: robotCreateBody,
-        response: { 200: envelopeOf(robotCreateResult), 409: conflictEnvelope, ...errors },
+        response: { 200: envelopeOf(robotCreateResult), 409: conflictEnvelope, ...errorResponses },
       },
       config: orderLimit,
       preHandler: auth,
@@ -81,7 +78,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
     r.get(
       url,
       {
-        schema: { tags, summary, security: bearer, querystring: robotListQuery, response: { 200: envelopeOf(robotList), ...errors } },
+        schema: { tags, summary, security: bearerAuth, querystring: robotListQuery, response: { 200: envelopeOf(robotList), ...errorResponses } },
         preHandler: auth,
       },
       async (req) =>
@@ -93,7 +90,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/robot/detail',
     {
-      schema: { tags, summary: 'One robot: parameters, live figures, positions, latest orders, fills and events, error and stop details', security: bearer, querystring: robotIdQuery, response: { 200: envelopeOf(robotDetail), ...errors } },
+      schema: { tags, summary: 'One robot: parameters, live figures, positions, latest orders, fills and events, error and stop details', security: bearerAuth, querystring: robotIdQuery, response: { 200: envelopeOf(robotDetail), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await detailOf(deps.db, await getOwnRobot(deps.db, req.auth!.user.id, req.query.id))),
@@ -102,7 +99,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/robot/orders',
     {
-      schema: { tags, summary: 'Every order intent of a robot with its state, newest first', security: bearer, querystring: robotIdQuery, response: { 200: envelopeOf(robotOrders), ...errors } },
+      schema: { tags, summary: 'Every order intent of a robot with its state, newest first', security: bearerAuth, querystring: robotIdQuery, response: { 200: envelopeOf(robotOrders), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await ordersOf(deps.db, await getOwnRobot(deps.db, req.auth!.user.id, req.query.id))),
@@ -111,7 +108,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/robot/fills',
     {
-      schema: { tags, summary: 'The fills of a robot, newest first, paged', security: bearer, querystring: robotFillsQuery, response: { 200: envelopeOf(robotFills), ...errors } },
+      schema: { tags, summary: 'The fills of a robot, newest first, paged', security: bearerAuth, querystring: robotFillsQuery, response: { 200: envelopeOf(robotFills), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -124,7 +121,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
     r.post(
       `/order/api/robot/${action}`,
       {
-        schema: { tags, summary, security: bearer, body: robotIdBody, response: { 200: envelopeOf(robotItem), ...errors } },
+        schema: { tags, summary, security: bearerAuth, body: robotIdBody, response: { 200: envelopeOf(robotItem), ...errorResponses } },
         config: orderLimit,
         preHandler: auth,
       },
@@ -137,7 +134,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/robot/seats',
     {
-      schema: { tags, summary: 'Seats of a market: in use (accounts with active robots), total (1 basic + grants) and the accounts holding them', security: bearer, querystring: robotSeatsQuery, response: { 200: envelopeOf(seatSummary), ...errors } },
+      schema: { tags, summary: 'Seats of a market: in use (accounts with active robots), total (1 basic + grants) and the accounts holding them', security: bearerAuth, querystring: robotSeatsQuery, response: { 200: envelopeOf(seatSummary), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await seatSummaryOf(deps.db, req.auth!.user.id, marketOf(req.query.dataSource))),
@@ -150,7 +147,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         tags: ['market'],
         summary: 'Last price and 24 h change of every symbol of a market, from the candle store (nulls without data)',
         querystring: tickersQuery,
-        response: { 200: envelopeOf(tickerList), ...errors },
+        response: { 200: envelopeOf(tickerList), ...errorResponses },
       },
     },
     async (req) => ok(req, await tickersOf(app.database, marketOf(req.query.dataSource))),

@@ -13,7 +13,6 @@ import {
   accountOverview,
   accountPublicKey,
   envelopeOf,
-  errorEnvelope,
 } from '@lq/contracts';
 import {
   bindAccount,
@@ -29,12 +28,10 @@ import {
 } from './service';
 import { SecretBox } from './secrets';
 import { requireAuth } from '../platform/auth';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
-const bearer = [{ bearer: [] }];
 const tags = ['apikey'];
 
 /**
@@ -55,7 +52,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
       schema: {
         tags,
         summary: 'The RSA public key the client encrypts secretKey and passphrase with (RSA-OAEP, SHA-256)',
-        response: { 200: envelopeOf(accountPublicKey), ...errors },
+        response: { 200: envelopeOf(accountPublicKey), ...errorResponses },
       },
     },
     (req) => ok(req, { spki: box.publicKeySpki, pem: box.publicKeyPem, algorithm: 'RSA-OAEP-256' as const }),
@@ -64,7 +61,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.get(
     '/user/api/apikey/overview',
     {
-      schema: { tags, summary: 'Per market: exchanges, bound accounts, frozen ones, robots running', security: bearer, response: { 200: envelopeOf(accountOverview), ...errors } },
+      schema: { tags, summary: 'Per market: exchanges, bound accounts, frozen ones, robots running', security: bearerAuth, response: { 200: envelopeOf(accountOverview), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await overviewOf(deps.db, req.auth!.user.id)),
@@ -73,7 +70,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.get(
     '/user/api/apikey/list',
     {
-      schema: { tags, summary: 'The caller’s trading accounts (of one market when `market` is given); keys masked', security: bearer, querystring: accountListQuery, response: { 200: envelopeOf(accountList), ...errors } },
+      schema: { tags, summary: 'The caller’s trading accounts (of one market when `market` is given); keys masked', security: bearerAuth, querystring: accountListQuery, response: { 200: envelopeOf(accountList), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, { list: await listAccounts(deps.db, req.auth!.user.id, req.query.market) }),
@@ -82,7 +79,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.get(
     '/user/api/apikey/detail',
     {
-      schema: { tags, summary: 'One trading account (key masked, last key check, bridge status)', security: bearer, querystring: accountIdQuery, response: { 200: envelopeOf(accountItem), ...errors } },
+      schema: { tags, summary: 'One trading account (key masked, last key check, bridge status)', security: bearerAuth, querystring: accountIdQuery, response: { 200: envelopeOf(accountItem), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await itemOf(deps.db, await getOwnAccount(deps.db, req.auth!.user.id, req.query.id))),
@@ -94,9 +91,9 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
       schema: {
         tags,
         summary: 'Bind a trading account: crypto keys are checked with the exchange (read-only); MT5 answers its bridge token once',
-        security: bearer,
+        security: bearerAuth,
         body: accountBindBody,
-        response: { 200: envelopeOf(accountBindResult), ...errors },
+        response: { 200: envelopeOf(accountBindResult), ...errorResponses },
       },
       config: venueLimit,
       preHandler: auth,
@@ -107,7 +104,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.put(
     '/user/api/apikey/edit',
     {
-      schema: { tags, summary: 'Change name, remark, leverage; new secrets are checked with the exchange again', security: bearer, body: accountEditBody, response: { 200: envelopeOf(accountItem), ...errors } },
+      schema: { tags, summary: 'Change name, remark, leverage; new secrets are checked with the exchange again', security: bearerAuth, body: accountEditBody, response: { 200: envelopeOf(accountItem), ...errorResponses } },
       config: venueLimit,
       preHandler: auth,
     },
@@ -117,7 +114,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.delete(
     '/user/api/apikey/unbind',
     {
-      schema: { tags, summary: 'Unbind (refused while a robot on it runs, is paused or stopping); secrets are erased', security: bearer, querystring: accountIdQuery, response: { 200: envelopeOf(z.null()), ...errors } },
+      schema: { tags, summary: 'Unbind (refused while a robot on it runs, is paused or stopping); secrets are erased', security: bearerAuth, querystring: accountIdQuery, response: { 200: envelopeOf(z.null()), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => {
@@ -129,7 +126,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.post(
     '/user/api/apikey/check',
     {
-      schema: { tags, summary: 'Check the stored key with the exchange again (permissions, position and margin mode)', security: bearer, body: accountIdBody, response: { 200: envelopeOf(accountItem), ...errors } },
+      schema: { tags, summary: 'Check the stored key with the exchange again (permissions, position and margin mode)', security: bearerAuth, body: accountIdBody, response: { 200: envelopeOf(accountItem), ...errorResponses } },
       config: venueLimit,
       preHandler: auth,
     },
@@ -139,7 +136,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.post(
     '/user/api/apikey/rotate-token',
     {
-      schema: { tags, summary: 'MT5: a new bridge token, shown once; the old one stops working', security: bearer, body: accountIdBody, response: { 200: envelopeOf(accountBindResult), ...errors } },
+      schema: { tags, summary: 'MT5: a new bridge token, shown once; the old one stops working', security: bearerAuth, body: accountIdBody, response: { 200: envelopeOf(accountBindResult), ...errorResponses } },
       config: venueLimit,
       preHandler: auth,
     },

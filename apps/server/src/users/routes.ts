@@ -6,7 +6,6 @@ import {
   dataSourceList as dataSourceListSchema,
   dataSourceSelectBody,
   envelopeOf,
-  errorEnvelope,
   localeBody,
   loginBody,
   loginResult,
@@ -19,14 +18,12 @@ import {
   verifyCodeSendBody,
 } from '@lq/contracts';
 import { optionalAuth, requireAuth } from '../platform/auth';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
 import type { PlatformDeps } from '../platform/deps';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 const empty = envelopeOf(z.null());
-const bearer = [{ bearer: [] }];
 
 export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +42,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         summary:
           'Send a verification code by e-mail (MAIL_PAID_PWD_RESET: logged in, to the own address)',
         body: verifyCodeSendBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       config: codeLimit,
       preHandler: maybeAuth,
@@ -68,7 +65,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         tags: ['user'],
         summary: 'Register with an e-mail code; returns a session like login',
         body: registerBody,
-        response: { 200: envelopeOf(loginResult), ...errors },
+        response: { 200: envelopeOf(loginResult), ...errorResponses },
       },
       config: loginLimit,
     },
@@ -95,7 +92,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         tags: ['user'],
         summary: 'Log in; send the token as Authorization: Bearer <token>',
         body: loginBody,
-        response: { 200: envelopeOf(loginResult), ...errors },
+        response: { 200: envelopeOf(loginResult), ...errorResponses },
       },
       config: loginLimit,
     },
@@ -121,8 +118,8 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Revoke the current token',
-        security: bearer,
-        response: { 200: empty, ...errors },
+        security: bearerAuth,
+        response: { 200: empty, ...errorResponses },
       },
       preHandler: auth,
     },
@@ -138,8 +135,8 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'The logged-in user',
-        security: bearer,
-        response: { 200: envelopeOf(userInfo), ...errors },
+        security: bearerAuth,
+        response: { 200: envelopeOf(userInfo), ...errorResponses },
       },
       preHandler: auth,
     },
@@ -155,7 +152,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         tags: ['user'],
         summary: 'Forgotten password: new password with a LOGIN_PWD_RESET code; ends all sessions',
         body: passwordResetBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       config: loginLimit,
     },
@@ -171,9 +168,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Change the password (old + new twice); ends the other sessions',
-        security: bearer,
+        security: bearerAuth,
         body: passwordChangeBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       config: userLimit,
       preHandler: auth,
@@ -190,9 +187,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Set the nickname (at most 8 characters)',
-        security: bearer,
+        security: bearerAuth,
         body: nicknameBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       preHandler: auth,
     },
@@ -208,9 +205,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Store the preferred language (also used for e-mails)',
-        security: bearer,
+        security: bearerAuth,
         body: localeBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       preHandler: auth,
     },
@@ -226,8 +223,8 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Whether a payment password is set',
-        security: bearer,
-        response: { 200: envelopeOf(z.boolean()), ...errors },
+        security: bearerAuth,
+        response: { 200: envelopeOf(z.boolean()), ...errorResponses },
       },
       preHandler: auth,
     },
@@ -242,9 +239,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Set or change the payment password with a MAIL_PAID_PWD_RESET code',
-        security: bearer,
+        security: bearerAuth,
         body: paidPwdEditBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       config: userLimit,
       preHandler: auth,
@@ -261,7 +258,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Markets (data sources) and the user’s selection; works without login',
-        response: { 200: envelopeOf(dataSourceListSchema), ...errors },
+        response: { 200: envelopeOf(dataSourceListSchema), ...errorResponses },
       },
       preHandler: maybeAuth,
     },
@@ -278,9 +275,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary: 'Persist the selected market; a closed one is refused',
-        security: bearer,
+        security: bearerAuth,
         body: dataSourceSelectBody,
-        response: { 200: empty, ...errors },
+        response: { 200: empty, ...errorResponses },
       },
       preHandler: auth,
     },

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   envelopeOf,
-  errorEnvelope,
   formatMoney,
   parseMoney,
   walletInfo,
@@ -17,15 +16,13 @@ import {
 } from '@lq/contracts';
 import { createReadStream } from 'node:fs';
 import { requireAuth } from '../platform/auth';
-import { ok } from '../platform/http';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 import { createExport, EXPORT_QUEUE, exportFile, listExports } from './exports';
 import { EXPORT_JOB_OPTIONS } from './jobs';
 import { transferRebate, walletInfoOf, walletRecordsOf } from './service';
 
-const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
-const bearer = [{ bearer: [] }];
 const tags = ['wallet'];
 
 /** The wallet: `user/api/wallet/...` (docs/api.md, "Wallet"). */
@@ -37,7 +34,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/user/api/wallet/info',
     {
-      schema: { tags, summary: 'Both wallets and the totals, as decimal strings with 6 places', security: bearer, response: { 200: envelopeOf(walletInfo), ...errors } },
+      schema: { tags, summary: 'Both wallets and the totals, as decimal strings with 6 places', security: bearerAuth, response: { 200: envelopeOf(walletInfo), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await walletInfoOf(deps.db, req.auth!.user.id)),
@@ -49,9 +46,9 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'The wallets’ movements, newest first, one line per wallet touched; filter by type',
-        security: bearer,
+        security: bearerAuth,
         querystring: walletRecordsQuery,
-        response: { 200: envelopeOf(walletRecords), ...errors },
+        response: { 200: envelopeOf(walletRecords), ...errorResponses },
       },
       preHandler: auth,
     },
@@ -64,9 +61,9 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Move an amount from the rebate wallet to the balance wallet; the idempotency key makes a retry safe',
-        security: bearer,
+        security: bearerAuth,
         body: walletTransferBody,
-        response: { 200: envelopeOf(walletTransferResult), ...errors },
+        response: { 200: envelopeOf(walletTransferResult), ...errorResponses },
       },
       config: moneyLimit,
       preHandler: auth,
@@ -85,9 +82,9 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Request a CSV or XLSX file of the records (UTC days from–to, both optional); a job writes it',
-        security: bearer,
+        security: bearerAuth,
         body: walletExportBody,
-        response: { 200: envelopeOf(walletExportCreated), ...errors },
+        response: { 200: envelopeOf(walletExportCreated), ...errorResponses },
       },
       config: moneyLimit,
       preHandler: auth,
@@ -102,7 +99,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/user/api/wallet/export/list',
     {
-      schema: { tags, summary: 'The caller’s exports, newest first: exporting, exported or failed, and when each file is deleted', security: bearer, response: { 200: envelopeOf(walletExportList), ...errors } },
+      schema: { tags, summary: 'The caller’s exports, newest first: exporting, exported or failed, and when each file is deleted', security: bearerAuth, response: { 200: envelopeOf(walletExportList), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, { list: await listExports(deps.db, req.auth!.user.id) }),
@@ -114,9 +111,9 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: {
         tags,
         summary: 'Download an exported file (the caller’s own only)',
-        security: bearer,
+        security: bearerAuth,
         params: walletExportIdParams,
-        response: { ...errors },
+        response: { ...errorResponses },
       },
       preHandler: auth,
     },
