@@ -6,7 +6,6 @@ import type { HDKey } from '@scure/bip32';
 import type { Config } from '../platform/config';
 import { addressOn, depositAddressBytes, parseExtendedPublicKey } from '../platform/chain-address';
 
-
 export const DEPOSIT_MIN_MICRO = parseMoney(String(DEPOSIT_MIN))!;
 
 /** What deposits need from the configuration, per network (null: not open). */

@@ -3,7 +3,6 @@ import { sql, rowsOf } from '@lq/db';
 import { formatMoney } from '@lq/contracts';
 import type { OpsCommandSet } from '../platform/ops';
 
-
 export const DEPOSIT_OPS: OpsCommandSet = {
   usage: `  deposit:status                              each network's watcher: next block, head, last scan, failures in a row and the last error; transfers by state`,
   commands: {

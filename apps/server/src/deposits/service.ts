@@ -4,7 +4,6 @@ import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney, type DepositNetwork, type RechargeItem, type RechargeList } from '@lq/contracts';
 import type { DepositSetup } from './addresses';
 
-
 interface Row {
   id: string | number;
   network: DepositNetwork;

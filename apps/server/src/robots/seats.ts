@@ -27,7 +27,6 @@ export class NoFreeSeatError extends AppError {
 
 type Runner = Pick<Database, 'execute'>;
 
-
 /** Seats granted for a market: 1 + unexpired seat grants (market-specific or for both). */
 export async function seatsTotal(db: Runner, userId: number, market: Market): Promise<number> {
   const r = rowsOf<{ n: number | string }>(

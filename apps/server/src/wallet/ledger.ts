@@ -164,9 +164,8 @@ async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise
   await tx.execute(accountsUpdate(accounts));
 }
 
-/** An SQL array of parameters (integers travel as decimal strings: exact, whatever their size). */
-// Arrays as one parameter each: one statement text whatever the number of lines, so it is
-// prepared once per connection (queryPrepared).
+// Arrays as one parameter each (amounts as decimal strings: exact, whatever their size): one
+// statement text whatever the number of lines, so it is prepared once per connection.
 const POST_ENTRY = `select entry_id::text as entry_id, entry_status, entry_hash, replayed
   from ledger_post_entry($1, $2, $3, $4, $5::bigint, $6, $7::jsonb, $8::text[], $9::text[], $10::bigint[], $11::bigint[])`;
 

@@ -24,7 +24,6 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ChainUnavailableError } from '../deposits';
 import { rawOf, usdtOf } from './payout';
 
-
 const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
 /** A token transfer's gas, with room (USDT's transfer uses ~35–52k). */
 const TRANSFER_GAS = 100_000n;

@@ -11,7 +11,6 @@ import type { DepositChain } from '../deposits';
 import { tronAddressBytes } from '../platform/chain-address';
 import { postPending, voidPending } from '../wallet';
 
-
 export type PayoutCheck =
   | { verdict: 'confirmed'; detail: string }
   | { verdict: 'waiting'; detail: string }

@@ -9,7 +9,6 @@ import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress } from './addresses';
 
-
 export const WITHDRAW_MIN_MICRO = parseMoney(String(CONVERSION_MIN))!;
 export const WITHDRAW_FEE_MICRO = parseMoney(String(CONVERSION_FEE))!;
 

@@ -7,7 +7,6 @@ import { AppError, formatMoney, parseMoney, type CardCheckout, type CardCheckout
 import { postEntry } from '../../wallet';
 import type { CardProvider, CardWebhookEvent } from './provider';
 
-
 export interface CardLimitsMicro {
   min: bigint;
   max: bigint;
