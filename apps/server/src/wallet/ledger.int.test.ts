@@ -97,6 +97,41 @@ describe('ledger basics', () => {
     expect((await userBalances(database.db, u)).balance).toMatchObject({ posted: 3_000_000n, pendingOut: 0n, available: 3_000_000n });
   });
 
+  it('a post and a void racing for each hold resolve it once; one key resolves one hold', async () => {
+    const u = await newUser();
+    await postEntry(database.db, credit('race-credit', u, 'balance', 100_000_000n));
+    const holds = await Promise.all(Array.from({ length: 10 }, (_, i) => postEntry(database.db, hold(`race-hold-${i}`, u, 1_000_000n + BigInt(i)))));
+    const outcomes = await Promise.all(
+      holds.flatMap((h) => [
+        postPending(database.db, h.id, `race-${h.id}-post`).then((r) => r.status, (e: unknown) => e),
+        voidPending(database.db, h.id, `race-${h.id}-void`).then((r) => r.status, (e: unknown) => e),
+      ]),
+    );
+    let postedOut = 0n;
+    holds.forEach((h, i) => {
+      const [post, voided] = outcomes.slice(2 * i, 2 * i + 2);
+      const won = [post, voided].filter((o) => o === 'posted' || o === 'voided');
+      expect(won).toHaveLength(1);
+      expect([post, voided].filter((o) => o instanceof EntryStateError)).toHaveLength(1);
+      if (post === 'posted') postedOut += 1_000_000n + BigInt(i);
+    });
+    expect((await userBalances(database.db, u)).balance).toMatchObject({ posted: 100_000_000n - postedOut, pendingOut: 0n });
+
+    const [a, b] = await Promise.all([postEntry(database.db, hold('race-key-a', u, 1n)), postEntry(database.db, hold('race-key-b', u, 2n))]);
+    const sameKey = await Promise.all([a, b].map((h) => postPending(database.db, h.id, 'race-one-key').then((r) => r.status, (e: unknown) => e)));
+    expect(sameKey.filter((o) => o === 'posted')).toHaveLength(1);
+    expect(sameKey.filter((o) => o instanceof IdempotencyConflictError)).toHaveLength(1);
+    await expect(postPending(database.db, 987_654_321, 'race-missing')).rejects.toMatchObject({ status: 'missing' });
+
+    // Inside a caller's transaction a refusal is a savepoint's: the transaction goes on.
+    const open = sameKey[0] === 'posted' ? b : a;
+    await database.db.transaction(async (tx) => {
+      await expect(postPending(tx, holds[0].id, 'race-again')).rejects.toBeInstanceOf(EntryStateError);
+      expect(await voidPending(tx, open.id, 'race-last-void')).toMatchObject({ status: 'voided', replayed: false });
+    });
+    expect((await userBalances(database.db, u)).balance.pendingOut).toBe(0n);
+  });
+
   it('the database itself refuses a user wallet below zero', async () => {
     const u = await newUser();
     await postEntry(database.db, credit('check-credit', u, 'balance', 1n));

@@ -6,11 +6,11 @@
 //   refused command (insufficient funds) writes nothing either, so a retry may succeed later.
 // - Accounts are locked in id order (no deadlocks between two transfers), balances updated in the
 //   same transaction; user wallets may not overdraw (posted − pending_out ≥ 0), checked where the
-//   write happens (ledger_post_entry, migration 0015, and resolvePending here) and enforced by a
+//   write happens (ledger_post_entry, migration 0015; ledger_resolve_entry, 0017) and enforced by a
 //   CHECK constraint.
 // - Holds: a pending entry counts in pending_in / pending_out until it is posted or voided.
 import { createHash } from 'node:crypto';
-import { databaseErrorOf, queryPrepared, rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { databaseErrorOf, isUniqueViolation, queryPrepared, rowsOf, sql, type Database, type SQL } from '@lq/db';
 
 export const USER_WALLETS = ['balance', 'rebate'] as const;
 export type UserWallet = (typeof USER_WALLETS)[number];
@@ -119,51 +119,6 @@ function checkLines(cmd: EntryCommand): void {
   if (sum !== 0n) throw new LedgerError(`entry ${cmd.key}: lines sum to ${sum}, not zero`);
 }
 
-interface LockedAccount {
-  id: number;
-  code: string;
-  noOverdraft: boolean;
-  posted: bigint;
-  pendingIn: bigint;
-  pendingOut: bigint;
-}
-
-/** Locks the accounts in id order (every transaction does, so two never wait on each other in a cycle). */
-async function lockAccounts(tx: Tx, where: SQL): Promise<LockedAccount[]> {
-  const rows = await run<{ id: number | string; code: string; no_overdraft: boolean; posted: string; pending_in: string; pending_out: string }>(
-    tx,
-    sql`select id, code, no_overdraft, posted::text as posted, pending_in::text as pending_in, pending_out::text as pending_out
-          from ledger_accounts where ${where} order by id for update`,
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    code: r.code,
-    noOverdraft: r.no_overdraft,
-    posted: BigInt(r.posted),
-    pendingIn: BigInt(r.pending_in),
-    pendingOut: BigInt(r.pending_out),
-  }));
-}
-
-function requireFunds(a: LockedAccount, needed: bigint, before: LockedAccount): void {
-  if (a.noOverdraft && a.posted - a.pendingOut < 0n) {
-    throw new InsufficientFundsError(a.code, before.posted - before.pendingOut, needed);
-  }
-}
-
-function accountsUpdate(accounts: readonly LockedAccount[]): SQL {
-  const values = sql.join(
-    accounts.map((a) => sql`(${a.id}::bigint, ${a.posted.toString()}::bigint, ${a.pendingIn.toString()}::bigint, ${a.pendingOut.toString()}::bigint)`),
-    sql`, `,
-  );
-  return sql`update ledger_accounts a set posted = v.posted, pending_in = v.pending_in, pending_out = v.pending_out
-    from (values ${values}) as v(id, posted, pending_in, pending_out) where a.id = v.id`;
-}
-
-async function saveAccounts(tx: Tx, accounts: readonly LockedAccount[]): Promise<void> {
-  await tx.execute(accountsUpdate(accounts));
-}
-
 // Arrays as one parameter each (amounts as decimal strings: exact, whatever their size): one
 // statement text whatever the number of lines, so it is prepared once per connection.
 const POST_ENTRY = `select entry_id::text as entry_id, entry_status, entry_hash, replayed
@@ -229,44 +184,30 @@ export const rebateToBalance = (key: string, userId: number, amount: bigint): En
   ],
 });
 
-/** Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. */
-async function resolvePending(db: Database, entryId: number, key: string, to: 'posted' | 'voided'): Promise<EntryResult> {
-  return db.transaction(async (tx) => {
-    const [entry] = await run<{ id: number | string; status: EntryStatus; resolution_key: string | null }>(
-      tx,
-      sql`select id, status, resolution_key from ledger_entries where id = ${entryId} for update`,
-    );
-    if (!entry) throw new EntryStateError(entryId, 'missing');
-    if (entry.status !== 'pending') {
-      if (entry.resolution_key === key && entry.status === to) return { id: entryId, status: to, replayed: true };
-      if (entry.resolution_key === key) throw new IdempotencyConflictError(key);
-      throw new EntryStateError(entryId, entry.status);
-    }
-    const [used] = await run<{ id: number | string }>(tx, sql`select id from ledger_entries where resolution_key = ${key}`);
-    if (used) throw new IdempotencyConflictError(key);
+const RESOLVE_ENTRY = `select entry_id::text as entry_id, entry_status, replayed from ledger_resolve_entry($1::bigint, $2, $3)`;
 
-    const lines = await run<{ id: number | string; account_id: number | string; amount: string }>(
-      tx,
-      sql`select id, account_id, amount::text as amount from ledger_lines where entry_id = ${entryId} order by id`,
-    );
-    const locked = await lockAccounts(tx, sql`id in (select account_id from ledger_lines where entry_id = ${entryId})`);
-    const byId = new Map(locked.map((a) => [a.id, a]));
-    for (const line of lines) {
-      const a = byId.get(Number(line.account_id))!;
-      const amount = BigInt(line.amount);
-      const before = { ...a };
-      if (amount > 0n) a.pendingIn -= amount;
-      else a.pendingOut += amount;
-      if (to === 'posted') {
-        a.posted += amount;
-        await tx.execute(sql`update ledger_lines set balance_after = ${a.posted.toString()}::bigint where id = ${Number(line.id)}`);
-        if (amount < 0n) requireFunds(a, -amount, before);
-      }
-    }
-    await saveAccounts(tx, locked);
-    await tx.execute(sql`update ledger_entries set status = ${to}, resolved_at = now(), resolution_key = ${key} where id = ${entryId}`);
-    return { id: entryId, status: to, replayed: false };
-  });
+/**
+ * Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. One
+ * statement, `ledger_resolve_entry` (migration 0017): the entry, then its accounts in id order, are
+ * locked and moved inside the database, as `postEntry` does. Inside a caller's transaction it runs
+ * in a savepoint: a refusal leaves that transaction usable.
+ */
+async function resolvePending(db: Database, entryId: number, key: string, to: 'posted' | 'voided'): Promise<EntryResult> {
+  const values = [entryId, key, to];
+  const inTransaction = 'rollback' in db; // drizzle's transaction object
+  let row: { entry_id: string; entry_status: EntryStatus; replayed: boolean } | undefined;
+  try {
+    [row] = inTransaction
+      ? await db.transaction((tx) => queryPrepared<typeof row & object>(tx, 'ledger_resolve_entry', RESOLVE_ENTRY, values))
+      : await queryPrepared<typeof row & object>(db, 'ledger_resolve_entry', RESOLVE_ENTRY, values);
+  } catch (e) {
+    const cause = databaseErrorOf(e);
+    if (cause?.code === 'LQ409' || isUniqueViolation(e, 'ledger_entries_resolution_key')) throw new IdempotencyConflictError(key);
+    if (cause?.code === 'LQ410') throw new EntryStateError(entryId, cause.message ?? 'missing');
+    throw e;
+  }
+  if (!row) throw new LedgerError(`entry ${entryId}: no answer from ledger_resolve_entry`);
+  return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
 
 export const postPending = (db: Database, entryId: number, key: string) => resolvePending(db, entryId, key, 'posted');
