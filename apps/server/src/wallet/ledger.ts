@@ -119,6 +119,17 @@ function checkLines(cmd: EntryCommand): void {
   if (sum !== 0n) throw new LedgerError(`entry ${cmd.key}: lines sum to ${sum}, not zero`);
 }
 
+/**
+ * Calls one of the ledger's SQL functions (`name`, a named statement on a pool) and answers its one
+ * row. Inside a caller's transaction it runs in a savepoint: a refusal leaves that transaction usable.
+ */
+async function callLedgerFunction<T>(db: Database, name: string, text: string, values: readonly unknown[]): Promise<T> {
+  const inTransaction = 'rollback' in db; // drizzle's transaction object
+  const [row] = inTransaction ? await db.transaction((tx) => queryPrepared<T>(tx, name, text, values)) : await queryPrepared<T>(db, name, text, values);
+  if (!row) throw new LedgerError(`${name}: no answer`);
+  return row;
+}
+
 // Arrays as one parameter each (amounts as decimal strings: exact, whatever their size): one
 // statement text whatever the number of lines, so it is prepared once per connection.
 const POST_ENTRY = `select entry_id::text as entry_id, entry_status, entry_hash, replayed
@@ -134,8 +145,7 @@ interface PostedRow {
 /**
  * Writes one entry (posted, or pending for a hold) with its lines and balances, or replays it: one
  * statement, `ledger_post_entry` (migration 0015), so the accounts stay locked for no client round
- * trip; named, so a pool connection prepares it once. Inside a caller's transaction it runs in a
- * savepoint: a refusal leaves that transaction usable.
+ * trip; named, so a pool connection prepares it once (`callLedgerFunction`).
  */
 export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryResult> {
   checkLines(cmd);
@@ -154,12 +164,9 @@ export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryR
     specs.map((s) => s.userId),
     cmd.lines.map((l) => l.amount.toString()),
   ];
-  const inTransaction = 'rollback' in db; // drizzle's transaction object
-  let row: PostedRow | undefined;
+  let row: PostedRow;
   try {
-    [row] = inTransaction
-      ? await db.transaction((tx) => queryPrepared<PostedRow>(tx, 'ledger_post_entry', POST_ENTRY, values))
-      : await queryPrepared<PostedRow>(db, 'ledger_post_entry', POST_ENTRY, values);
+    row = await callLedgerFunction<PostedRow>(db, 'ledger_post_entry', POST_ENTRY, values);
   } catch (e) {
     const cause = databaseErrorOf(e);
     if (cause?.code === 'LQ402') {
@@ -168,7 +175,6 @@ export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryR
     }
     throw e;
   }
-  if (!row) throw new LedgerError(`entry ${cmd.key}: no answer from ledger_post_entry`);
   if (row.replayed && row.entry_hash !== hash) throw new IdempotencyConflictError(cmd.key);
   return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
@@ -189,24 +195,18 @@ const RESOLVE_ENTRY = `select entry_id::text as entry_id, entry_status, replayed
 /**
  * Posts (`post`) or releases (`void`) a pending entry; `key` makes the command idempotent. One
  * statement, `ledger_resolve_entry` (migration 0017): the entry, then its accounts in id order, are
- * locked and moved inside the database, as `postEntry` does. Inside a caller's transaction it runs
- * in a savepoint: a refusal leaves that transaction usable.
+ * locked and moved inside the database, as `postEntry` does (`callLedgerFunction`).
  */
 async function resolvePending(db: Database, entryId: number, key: string, to: 'posted' | 'voided'): Promise<EntryResult> {
-  const values = [entryId, key, to];
-  const inTransaction = 'rollback' in db; // drizzle's transaction object
-  let row: { entry_id: string; entry_status: EntryStatus; replayed: boolean } | undefined;
+  let row: Omit<PostedRow, 'entry_hash'>;
   try {
-    [row] = inTransaction
-      ? await db.transaction((tx) => queryPrepared<typeof row & object>(tx, 'ledger_resolve_entry', RESOLVE_ENTRY, values))
-      : await queryPrepared<typeof row & object>(db, 'ledger_resolve_entry', RESOLVE_ENTRY, values);
+    row = await callLedgerFunction<Omit<PostedRow, 'entry_hash'>>(db, 'ledger_resolve_entry', RESOLVE_ENTRY, [entryId, key, to]);
   } catch (e) {
     const cause = databaseErrorOf(e);
     if (cause?.code === 'LQ409' || isUniqueViolation(e, 'ledger_entries_resolution_key')) throw new IdempotencyConflictError(key);
     if (cause?.code === 'LQ410') throw new EntryStateError(entryId, cause.message ?? 'missing');
     throw e;
   }
-  if (!row) throw new LedgerError(`entry ${entryId}: no answer from ledger_resolve_entry`);
   return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
 
