@@ -1,12 +1,10 @@
 // Shared by every server integration test (and reusable by later ones): a real app on a real
 // database (PGlite in a temp dir, or a scratch PostgreSQL database when DATABASE_URL is set),
 // and a real SMTP sink on 127.0.0.1 that the app sends its mails to.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { createTestDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
 import { buildApp, loadConfig, type Config } from '../src';
 
 export interface ReceivedMail {
@@ -155,25 +153,21 @@ export interface StartOptions {
  * on DATABASE_URL's PostgreSQL; `close()` closes it and removes the folder or drops the database.
  */
 export async function openTestDatabase(prefix: string, options: { poolMax?: number } = {}): Promise<{ database: DatabaseHandle; close: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-  const database = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive', poolMax: options.poolMax });
+  const target = await createTestDatabase(prefix);
+  const database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive', poolMax: options.poolMax });
   return {
     database,
     close: async () => {
       await database.close();
-      await scratch?.drop();
-      rmSync(dir, { recursive: true, force: true });
+      await target.remove();
     },
   };
 }
 
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lq-server-'));
+  const target = await createTestDatabase('lq-server-');
+  const dataDir = target.dataDir;
   const smtp = await SmtpSink.start();
-  const scratch = process.env.DATABASE_URL
-    ? await createScratchDatabase(process.env.DATABASE_URL)
-    : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
@@ -182,7 +176,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     LOGIN_RATE_PER_MINUTE: '1000',
     CODE_RATE_PER_MINUTE: '1000',
     USER_RATE_PER_MINUTE: '1000',
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
     ...options.env,
   });
   const database = await openDatabase({
@@ -210,8 +204,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       await app.close();
       await database.close();
       await smtp.close();
-      await scratch?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await target.remove();
     },
   };
 }

@@ -1,11 +1,8 @@
 // Shared by the SIGKILL tests (wallet/kill.int.test.ts, deposits/kill.int.test.ts): a child
 // process started from apps/server, killed at a moment after it said "ready".
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { createTestDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
 
 const serverDir = fileURLToPath(new URL('../', import.meta.url));
 
@@ -50,22 +47,19 @@ export interface KillDatabase {
 }
 
 export async function killDatabase(prefix: string): Promise<KillDatabase> {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const target = await createTestDatabase(prefix);
+  const dir = target.dataDir;
   return {
     dir,
-    env: { KILL_DATA_DIR: dir, KILL_DATABASE_URL: scratch?.url ?? '' },
+    env: { KILL_DATA_DIR: dir, KILL_DATABASE_URL: target.databaseUrl ?? '' },
     async withDb(fn) {
-      const db = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive' });
+      const db = await openDatabase({ dataDir: dir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive' });
       try {
         return await fn(db);
       } finally {
         await db.close();
       }
     },
-    async cleanup() {
-      await scratch?.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    cleanup: () => target.remove(),
   };
 }

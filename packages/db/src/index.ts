@@ -8,3 +8,4 @@ export * from './settings';
 // (npm may nest drizzle-orm under this package, where other workspaces cannot resolve it).
 export { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 export { alias } from 'drizzle-orm/pg-core';
+export * from './template';

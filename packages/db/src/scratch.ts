@@ -1,40 +1,52 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/**
- * A fresh, empty PostgreSQL database on the server of `adminUrl` (tests: one per test file, so
- * runs never collide). `drop()` removes it.
- */
-export async function createScratchDatabase(
-  adminUrl: string,
-): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `lq_test_${randomBytes(6).toString('hex')}`;
-  // The named database may not exist on a fresh server: fall back to the `postgres` database.
-  let adminConn = adminUrl;
-  let admin = new pg.Client({ connectionString: adminConn });
+/** A client on adminUrl's server; the named database may not exist on a fresh server: then `postgres`. */
+export async function connectAdmin(adminUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: adminUrl });
   try {
-    await admin.connect();
+    await client.connect();
+    return client;
   } catch (err) {
     if ((err as { code?: string }).code !== '3D000') throw err;
-    const fallback = new URL(adminUrl);
-    fallback.pathname = '/postgres';
-    adminConn = fallback.toString();
-    admin = new pg.Client({ connectionString: adminConn });
-    await admin.connect();
   }
+  const fallback = new URL(adminUrl);
+  fallback.pathname = '/postgres';
+  const other = new pg.Client({ connectionString: fallback.toString() });
+  await other.connect();
+  return other;
+}
+
+/** adminUrl with another database name. */
+export function databaseUrlOf(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface ScratchDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh PostgreSQL database on the server of `adminUrl` (tests: one per test file, so runs never
+ * collide): empty, or a copy of `template`. `drop()` removes it.
+ */
+export async function createScratchDatabase(adminUrl: string, options: { template?: string } = {}): Promise<ScratchDatabase> {
+  const name = `lq_test_${randomBytes(6).toString('hex')}`;
+  const admin = await connectAdmin(adminUrl);
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${options.template ? ` template ${options.template}` : ''}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrlOf(adminUrl, name),
     name,
     async drop() {
-      const c = new pg.Client({ connectionString: adminConn });
-      await c.connect();
+      const c = await connectAdmin(adminUrl);
       try {
         await c.query(`drop database if exists ${name} with (force)`);
       } finally {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, DataDirBusyError, isUniqueViolation, openDatabase, queryPrepared, readOwner, users } from '../src';
+import { createScratchDatabase, createTestDatabase, DataDirBusyError, isUniqueViolation, MIGRATIONS_DIR, openDatabase, queryPrepared, readOwner, users, type TestDatabase } from '../src';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -124,11 +124,13 @@ describe('queryPrepared', () => {
   }
 
   it('on PGlite', async () => {
-    const lite = await openDatabase({ dataDir: tempDir(), pgliteMode: 'exclusive' });
+    const target = await createTestDatabase('lq-db-');
+    const lite = await openDatabase({ dataDir: target.dataDir, pgliteMode: 'exclusive' });
     try {
       await check(lite);
     } finally {
       await lite.close();
+      await target.remove();
     }
   });
 
@@ -148,8 +150,8 @@ describe('queryPrepared', () => {
 
 describe('isUniqueViolation', () => {
   it('reads SQLSTATE and constraint through drizzle’s wrapper, on PGlite and PostgreSQL', async () => {
-    const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    const handle = await openDatabase({ dataDir: tempDir(), databaseUrl: scratch?.url, pgliteMode: 'exclusive' });
+    const target = await createTestDatabase('lq-db-');
+    const handle = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive' });
     try {
       const user = { mail: 'u@b.co', passwordHash: 'x', userCode: 'SAMECODE', country: 'TH' };
       await handle.db.insert(users).values(user);
@@ -160,7 +162,30 @@ describe('isUniqueViolation', () => {
       expect(isUniqueViolation(new Error('duplicate key value violates unique constraint "users_user_code_key"'))).toBe(false);
     } finally {
       await handle.close();
-      await scratch?.drop();
+      await target.remove();
     }
+  });
+});
+
+describe('test databases cloned from a migrated template', () => {
+  // PGlite, and PostgreSQL when DATABASE_URL is set: every committed migration is already applied,
+  // and each clone is a database of its own.
+  it('are migrated to the last migration and independent of each other', async () => {
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+    const targets: TestDatabase[] = [await createTestDatabase('lq-db-'), await createTestDatabase('lq-db-')];
+    const handles = await Promise.all(targets.map((t) => openDatabase({ dataDir: t.dataDir, databaseUrl: t.databaseUrl, pgliteMode: 'exclusive' })));
+    try {
+      for (const h of handles) {
+        expect(h.kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+        expect(await h.exec('select count(*)::int as n from drizzle.__drizzle_migrations')).toEqual([{ n: journal.entries.length }]);
+      }
+      await handles[0].db.insert(users).values({ mail: 'clone@b.co', passwordHash: 'x', userCode: 'CLONE1', country: 'TH' });
+      expect(await handles[0].exec('select count(*)::int as n from users')).toEqual([{ n: 1 }]);
+      expect(await handles[1].exec('select count(*)::int as n from users')).toEqual([{ n: 0 }]);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+      await Promise.all(targets.map((t) => t.remove()));
+    }
+    for (const t of targets) expect(existsSync(t.dataDir)).toBe(false);
   });
 });

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candlesFromRows, type Candles } from '@lq/engine';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { createTestDatabase, openDatabase, type DatabaseHandle, type TestDatabase } from '@lq/db';
 import {
   deleteSeries,
   listSeries,
@@ -29,22 +26,16 @@ const rows = (from: number, n: number, step = MIN, price = 100) =>
 const times = (c: Candles) => Array.from(c.time.subarray(0, c.length));
 
 let database: DatabaseHandle;
-let dir: string;
-let drop: (() => Promise<void>) | undefined;
+let target: TestDatabase;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'lq-store-'));
-  const scratch = process.env.DATABASE_URL
-    ? await createScratchDatabase(process.env.DATABASE_URL)
-    : undefined;
-  drop = scratch ? () => scratch.drop() : undefined;
-  database = await openDatabase({ dataDir: dir, databaseUrl: scratch?.url, pgliteMode: 'exclusive' });
+  target = await createTestDatabase('lq-store-');
+  database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive' });
 });
 
 afterAll(async () => {
   await database.close();
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
+  await target.remove();
 });
 
 describe('candle store', () => {

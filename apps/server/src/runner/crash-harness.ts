@@ -5,11 +5,8 @@
 // end a runner restarts once more (in this process), reconciles, trades on, and the robot is
 // stopped: every invariant between the database and the venue is checked.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createScratchDatabase, openDatabase } from '@lq/db';
+import { createTestDatabase, openDatabase } from '@lq/db';
 import { FakeBinance } from '@lq/venues/fake';
 import { loadConfig } from '../platform/config';
 import { Runner } from '.';
@@ -63,8 +60,8 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   const log = o.log ?? (() => undefined);
   const rand = mulberry32(o.seed ?? 42);
   const latency = o.latencyMs ?? 150;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lq-crash-'));
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const target = await createTestDatabase('lq-crash-');
+  const dataDir = target.dataDir;
   const fake = new FakeBinance({ candles: { BTCUSDT: waveCandles(60_000, 60_000, 0.02, 60) } });
   const origin = await fake.listen();
   const env: Record<string, string> = {
@@ -78,7 +75,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     RUNNER_RESOLVE_WINDOW_MS: '1500',
     RUNNER_VENUE_TIMEOUT_MS: '2000',
     RUNNER_CCXT_THROTTLE: 'false',
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
   };
   const config = loadConfig(env);
   let robotId = 0;
@@ -197,7 +194,6 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     child?.kill('SIGKILL');
     standby?.kill('SIGKILL');
     await fake.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await target.remove();
   }
 }

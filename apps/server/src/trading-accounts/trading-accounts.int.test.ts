@@ -1,13 +1,12 @@
 // Trading accounts (user/api/apikey/...): the real app through inject(), a real database, and the
 // fake Binance / OKX servers in-process on 127.0.0.1 checking keys as the exchanges do.
 import { webcrypto } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { createTestDatabase, openDatabase, type DatabaseHandle, type TestDatabase } from '@lq/db';
 import { FakeBinance, FakeOkx } from '@lq/venues/fake';
 import { buildApp, loadConfig, type Config } from '..';
 import { readCredentials } from './credentials';
@@ -49,7 +48,7 @@ let config: Config;
 let database: DatabaseHandle;
 let smtp: SmtpSink;
 let dataDir: string;
-let scratch: { url: string; drop(): Promise<void> } | undefined;
+let target: TestDatabase | undefined;
 let binance: FakeBinance;
 let okx: FakeOkx;
 let box: SecretBox;
@@ -90,9 +89,9 @@ beforeAll(async () => {
   binance = new FakeBinance({ keys: { [BINANCE_KEY]: CANARY_SECRET, [BINANCE_KEY2]: CANARY_SECRET } });
   okx = new FakeOkx({ keys: { [OKX_KEY]: CANARY_SECRET }, passphrases: { [OKX_KEY]: CANARY_PASS } } as ConstructorParameters<typeof FakeOkx>[0]);
   const [b, o] = [await binance.listen(), await okx.listen()];
-  dataDir = mkdtempSync(path.join(tmpdir(), 'lq-accounts-'));
+  target = await createTestDatabase('lq-accounts-');
+  dataDir = target.dataDir;
   smtp = await SmtpSink.start();
-  scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   config = loadConfig({
     DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
@@ -103,7 +102,7 @@ beforeAll(async () => {
     AUTH_CACHE_MS: '0',
     EXCHANGE_BINANCE_URL: b,
     EXCHANGE_OKX_URL: o,
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
   });
   database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL, pgliteMode: 'exclusive' });
   const stream = new Writable({
@@ -123,10 +122,9 @@ afterAll(async () => {
   await app?.close();
   await database?.close();
   await smtp?.close();
-  await scratch?.drop();
   await binance?.close();
   await okx?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await target?.remove();
 });
 
 afterEach(() => {
