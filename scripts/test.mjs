@@ -1,8 +1,8 @@
 // `npm test`: the whole suite. Makes sure Debian's Chromium is there for the browser tests, then
-// runs typecheck, lint, unit + integration tests (PGlite, and PostgreSQL when DATABASE_URL is
-// set), builds the web app and runs the Playwright end-to-end tests.
+// runs typecheck, lint, unit + integration tests on PGlite, builds the web app and runs the
+// Playwright end-to-end tests, in two lanes (below); each job's and lane's time is printed at the end.
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
-// beside the end-to-end tests.
+// after the PGlite suite in its lane.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -52,21 +52,33 @@ function ensureFonts() {
   });
 }
 
+const timings = [];
+
 function runOne(job, started) {
   return new Promise((resolve) => {
+    const jobStarted = Date.now();
     const child = spawn(job.cmd, job.args, { stdio: 'inherit', env: { ...process.env, ...(job.env ?? {}) } });
     child.on('exit', (code) => {
-      const r = { label: job.label, code: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) };
-      if (r.code !== 0) console.error(`[test] ${r.label} FAILED after ${r.seconds}s`);
-      else console.log(`[test] ${r.label} ok in ${r.seconds}s`);
+      const r = { label: job.label, code: code ?? 1, seconds: ((Date.now() - jobStarted) / 1000).toFixed(1), at: ((Date.now() - started) / 1000).toFixed(1) };
+      timings.push(r);
+      if (r.code !== 0) console.error(`[test] ${r.label} FAILED after ${r.seconds}s (${r.at}s into the phase)`);
+      else console.log(`[test] ${r.label} ok in ${r.seconds}s (${r.at}s into the phase)`);
       resolve(r);
     });
   });
 }
 
+/** Where the minutes went: every job's own time, and each lane's (printed at the end, pass or fail). */
+function printTimings() {
+  if (timings.length === 0) return;
+  console.log('\n[test] timings (s):');
+  for (const t of timings) console.log(`[test]   ${t.seconds.padStart(7)}  ${t.code === 0 ? 'ok    ' : 'FAILED'}  ${t.label}`);
+  console.log(`[test]   ${((Date.now() - suiteStarted) / 1000).toFixed(1).padStart(7)}  total`);
+}
+
 /**
- * Runs lanes side by side (the machines have 2 cores; each lane is mostly one); the jobs of one
- * lane run one after another, and a lane stops at its first failure.
+ * Runs lanes side by side (the machines have 2 cores); the jobs of one lane run one after another,
+ * and a lane stops at its first failure. Each lane's time is printed when it ends.
  */
 async function runLanes(lanes) {
   const started = Date.now();
@@ -77,12 +89,18 @@ async function runLanes(lanes) {
         const r = await runOne(job, started);
         if (r.code !== 0) return false;
       }
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      timings.push({ label: `lane: ${lane.map((j) => j.label).join(' → ')}`, code: 0, seconds });
       return true;
     }),
   );
-  if (results.some((ok) => !ok)) process.exit(1);
+  if (results.some((ok) => !ok)) {
+    printTimings();
+    process.exit(1);
+  }
 }
 
+const suiteStarted = Date.now();
 const only = process.argv[2];
 ensureChromium();
 ensureFonts();
@@ -100,25 +118,32 @@ const postgresPass = postgres
       },
     ]
   : [];
-
-if (!only || only === 'static') {
-  await runLanes([
-    [{ label: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] }],
-    [{ label: 'lint', cmd: 'npx', args: ['eslint', '.'] }],
-  ]);
-}
-// The PGlite suite took 556 s alone on a 2-core machine, and 1,524 s in CI beside the PostgreSQL
-// pass: each wants more than a core. So the suites run one after another; only the browser tests,
-// which mostly wait (half a core), share the machine with the PostgreSQL pass.
-// The runner's crash test (50 SIGKILLs, about a core for 3 minutes) runs in the whole suite beside
-// the browser tests, after the PostgreSQL pass: that lane finished about 5 minutes before them.
 const CRASH_TEST = 'apps/server/src/runner/crash.int.test.ts';
+const typecheck = { label: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] };
+const lint = { label: 'lint', cmd: 'npx', args: ['eslint', '.'] };
+const buildWeb = { label: 'build web', cmd: 'npm', args: ['run', 'build', '-w', '@lq/web'] };
+const e2e = { label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] };
 const crashTest = { label: 'runner crash test', cmd: 'npx', args: ['vitest', 'run', '--project', 'integration', CRASH_TEST] };
-if (only === 'vitest') run('unit + integration', 'npx', ['vitest', 'run']);
-if (!only) run('unit + integration (the crash test later)', 'npx', ['vitest', 'run', '--exclude', CRASH_TEST]);
-if (!only || only === 'e2e') {
-  run('build web', 'npm', ['run', 'build', '-w', '@lq/web']);
-  await runLanes([[{ label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] }], [...postgresPass, ...(only ? [] : [crashTest])]]);
-} else if (only === 'vitest' && postgresPass.length > 0) {
-  await runLanes([postgresPass]);
+const vitestPglite = { label: 'unit + integration (PGlite; the crash test in the other lane)', cmd: 'npx', args: ['vitest', 'run', '--exclude', CRASH_TEST] };
+
+// Lanes for two cores (`npm test -- <lane>` runs one part alone: static, vitest, e2e).
+// 1. The static checks side by side (lint about 95–120 s, typecheck about 60 s, then the web build,
+//    which the browser tests need).
+// 2. The browser tests, which mostly wait (about half a core), then the runner's crash test (50
+//    SIGKILLs), beside the PGlite suite and then the PostgreSQL pass. The PGlite suite and the
+//    PostgreSQL pass each want more than a core (556 s alone became 1,524 s side by side), so they
+//    never share the machine with each other.
+if (!only) {
+  await runLanes([[lint], [typecheck, buildWeb]]);
+  await runLanes([[e2e, crashTest], [vitestPglite, ...postgresPass]]);
+} else if (only === 'static') {
+  await runLanes([[lint], [typecheck]]);
+} else if (only === 'vitest') {
+  await runLanes([[{ label: 'unit + integration (PGlite)', cmd: 'npx', args: ['vitest', 'run'] }, ...postgresPass]]);
+} else if (only === 'e2e') {
+  await runLanes([[buildWeb, e2e]]);
+} else {
+  console.error(`[test] unknown part ${only}: static, vitest or e2e (or none for the whole suite)`);
+  process.exit(2);
 }
+printTimings();

@@ -7,6 +7,8 @@ import { bscChain } from './bsc';
 import { scanDeposits } from './watcher';
 
 const env = process.env;
+// Started as the kill harness's standby: loaded, it waits for "go" before it takes the database.
+if (env.KILL_STANDBY) for await (const _go of process.stdin) break;
 const database = await openDatabase({ dataDir: env.KILL_DATA_DIR!, databaseUrl: env.KILL_DATABASE_URL || undefined, pgliteMode: 'exclusive' });
 const chain = bscChain({ url: env.KILL_CHAIN_URL!, token: env.KILL_TOKEN as `0x${string}` });
 const confirmations = Number(env.KILL_CONFIRMATIONS);

@@ -88,6 +88,8 @@ export const configSchema = z.object({
   RUNNER_VENUE_TIMEOUT_MS: positiveInt(10_000),
   /** ccxt's request spacing (rate limit) on the runner's venue calls; false only against a local fake exchange. */
   RUNNER_CCXT_THROTTLE: bool(true),
+  /** `runner/main.ts` only: `stdin` waits, once loaded, for a line on its stdin before it takes the database (a supervisor's warm standby). */
+  RUNNER_STANDBY: z.enum(['off', 'stdin']).default('off'),
   /** Deposits: the operator's extended public key (BIP32, an m/44'/60'/0' style account); deposit keys are its `0/<user id>`. Unset: deposits not open. */
   DEPOSIT_XPUB: z
     .string()

@@ -91,22 +91,31 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
 
   let killsInFlight = 0;
   let child: ChildProcess | null = null;
-  // The next runner is started while the current one runs (a standby: it loads, then waits for the
-  // data directory or the lease), so a restart costs opening the database, not booting Node.
-  let standby: ChildProcess | null = null;
+  // The next runners are started while the current one runs (warm standbys, RUNNER_STANDBY=stdin:
+  // each loads Node, our modules and ccxt, about 3 s of a core, then waits for "go"), so a restart
+  // costs opening the database and the dead runner's lease, not a boot. Two are kept loading, so a
+  // boot overlaps two kills instead of holding up each one.
+  const STANDBYS = 2;
+  const standbys: ChildProcess[] = [];
   const loaded = new WeakSet<ChildProcess>();
   const spawnRunner = (): ChildProcess => {
-    const c = spawn(process.execPath, ['--import', 'tsx', 'src/runner/main.ts'], { cwd: serverDir, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'ignore'] });
-    // Its first line says the modules are loaded (it then waits for the data directory or a lease).
+    const c = spawn(process.execPath, ['--import', 'tsx', 'src/runner/main.ts'], {
+      cwd: serverDir,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn', RUNNER_STANDBY: 'stdin' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    // Its first line says the modules are loaded (it then waits for "go").
     c.stdout?.on('data', () => loaded.add(c));
     return c;
   };
   try {
     for (let k = 0; k < o.kills; k++) {
+      const next = standbys.shift() ?? spawnRunner();
+      for (let w = 0; w < 3000 && !loaded.has(next); w++) await sleep(10);
       const mark = fake.journal.length;
       const since = Date.now();
-      child = standby ?? spawnRunner();
-      standby = null;
+      child = next;
+      next.stdin?.end('go\n');
       const current = child;
       const exited = new Promise<void>((r) => {
         if (current.exitCode !== null || current.signalCode !== null) r();
@@ -115,11 +124,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
       // Up: the child reads the venue (reconcile / candles).
       while (fake.journal.length === mark && Date.now() - since < 60_000) await sleep(20);
       const up = Date.now() - since;
-      if (k + 1 < o.kills) {
-        standby = spawnRunner();
-        // Loaded before the current runner dies (else every restart costs a Node boot).
-        for (let w = 0; w < 1500 && !loaded.has(standby); w++) await sleep(10);
-      }
+      while (standbys.length < Math.min(STANDBYS, o.kills - k - 1)) standbys.push(spawnRunner());
       // Move the market until an order is placed, then kill at a random point of its flight.
       let post = -1;
       for (let step = 0; step < 400 && post < 0; step++) {
@@ -192,7 +197,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     }
   } finally {
     child?.kill('SIGKILL');
-    standby?.kill('SIGKILL');
+    for (const s of standbys) s.kill('SIGKILL');
     await fake.close();
     await target.remove();
   }

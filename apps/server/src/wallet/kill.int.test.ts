@@ -20,8 +20,8 @@ afterAll(() => kdb?.cleanup());
 const withDb = <T>(fn: (db: DatabaseHandle) => Promise<T>) => kdb.withDb(fn);
 
 /** The child with this test's database; killed `killAfterMs` after it said ready (undefined: lets it finish). */
-const runChild = (env: Record<string, string>, killAfterMs: number | undefined) =>
-  runKilledChild('src/wallet/kill-child.ts', { ...kdb.env, ...env }, killAfterMs);
+const runChild = (env: Record<string, string>, killAfterMs: number | undefined, output?: (out: string) => void) =>
+  runKilledChild('src/wallet/kill-child.ts', { ...kdb.env, ...env }, killAfterMs, output);
 
 describe('wallet under SIGKILL', () => {
   it(`${KILLS} kills while transfers post: each once, balances exact, ledger clean`, { timeout: 600_000 }, async () => {
@@ -43,8 +43,9 @@ describe('wallet under SIGKILL', () => {
     const env = { KILL_MODE: 'transfers', KILL_USER: String(userId), KILL_COUNT: String(TRANSFERS) };
     let inFlight = 0;
     for (let k = 0; k < KILLS; k++) {
-      const before = await withDb(async (db) => Number((await db.exec<{ n: string }>(`select count(*)::text as n from ledger_entries where kind = 'transfer'`))[0].n));
-      const finished = await runChild(env, 5 + Math.floor(Math.random() * 150));
+      let output = '';
+      const finished = await runChild(env, 5 + Math.floor(Math.random() * 150), (out) => (output = out));
+      const before = Number(/posted (\d+)/.exec(output)?.[1] ?? TRANSFERS);
       if (!finished && before < TRANSFERS) inFlight++;
       if (finished) break;
     }

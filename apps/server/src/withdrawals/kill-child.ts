@@ -8,6 +8,8 @@ import { hotWalletOf } from './hot-wallet';
 import { payoutPass } from './jobs';
 
 const env = process.env;
+// Started as the kill harness's standby: loaded, it waits for "go" before it takes the database.
+if (env.KILL_STANDBY) for await (const _go of process.stdin) break;
 const database = await openDatabase({ dataDir: env.KILL_DATA_DIR!, databaseUrl: env.KILL_DATABASE_URL || undefined, pgliteMode: 'exclusive' });
 const token = env.KILL_TOKEN as Hex;
 const confirmations = Number(env.KILL_CONFIRMATIONS);
