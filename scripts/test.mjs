@@ -1,8 +1,8 @@
 // `npm test`: the whole suite. Makes sure Debian's Chromium is there for the browser tests, then
 // runs typecheck, lint, unit + integration tests on PGlite, builds the web app and runs the
-// Playwright end-to-end tests, in two lanes (below); each job's and lane's time is printed at the end.
+// Playwright end-to-end tests, in lanes (below); each job's and lane's time is printed at the end.
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
-// after the PGlite suite in its lane.
+// beside the end-to-end tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -124,18 +124,20 @@ const lint = { label: 'lint', cmd: 'npx', args: ['eslint', '.'] };
 const buildWeb = { label: 'build web', cmd: 'npm', args: ['run', 'build', '-w', '@lq/web'] };
 const e2e = { label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] };
 const crashTest = { label: 'runner crash test', cmd: 'npx', args: ['vitest', 'run', '--project', 'integration', CRASH_TEST] };
-const vitestPglite = { label: 'unit + integration (PGlite; the crash test in the other lane)', cmd: 'npx', args: ['vitest', 'run', '--exclude', CRASH_TEST] };
+const vitestPglite = { label: 'unit + integration (PGlite; the crash test later)', cmd: 'npx', args: ['vitest', 'run', '--exclude', CRASH_TEST] };
 
-// Lanes for two cores (`npm test -- <lane>` runs one part alone: static, vitest, e2e).
-// 1. The static checks side by side (lint about 95–120 s, typecheck about 60 s, then the web build,
+// Lanes for two cores (`npm test -- <part>` runs one part alone: static, vitest, e2e).
+// 1. The static checks side by side (lint about 95–160 s, typecheck 60–105 s, then the web build,
 //    which the browser tests need).
-// 2. The browser tests, which mostly wait (about half a core), then the runner's crash test (50
-//    SIGKILLs), beside the PGlite suite and then the PostgreSQL pass. The PGlite suite and the
-//    PostgreSQL pass each want more than a core (556 s alone became 1,524 s side by side), so they
-//    never share the machine with each other.
+// 2. The PGlite suite alone: it wants more than a core (556 s alone became 1,524 s beside the
+//    PostgreSQL pass), and beside the browser tests both took twice as long (a deposit kill test
+//    74 → 156 s, a robot flow 1.4 → 2.0 min).
+// 3. The browser tests, which mostly wait (about half a core), beside the PostgreSQL pass, then
+//    the runner's crash test (50 SIGKILLs).
 if (!only) {
   await runLanes([[lint], [typecheck, buildWeb]]);
-  await runLanes([[e2e, crashTest], [vitestPglite, ...postgresPass]]);
+  await runLanes([[vitestPglite]]);
+  await runLanes([[e2e], [...postgresPass, crashTest]]);
 } else if (only === 'static') {
   await runLanes([[lint], [typecheck]]);
 } else if (only === 'vitest') {
