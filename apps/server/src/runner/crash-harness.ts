@@ -91,11 +91,12 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
 
   let killsInFlight = 0;
   let child: ChildProcess | null = null;
-  // The next runners are started while the current one runs (warm standbys, RUNNER_STANDBY=stdin:
-  // each loads Node, our modules and ccxt, about 3 s of a core, then waits for "go"), so a restart
-  // costs opening the database and the dead runner's lease, not a boot. Two are kept loading, so a
-  // boot overlaps two kills instead of holding up each one.
-  const STANDBYS = 2;
+  // The next runner is started while the current one runs (a warm standby, RUNNER_STANDBY=stdin:
+  // it loads Node, our modules and ccxt, about 3 s of a core, then waits for "go"), so a restart
+  // costs opening the database and the dead runner's lease, not a boot. One is kept loading: two
+  // were faster alone (50 kills in 237 s) but beside the browser tests in CI took 592 s, every boot
+  // sharing the two cores.
+  const STANDBYS = 1;
   const standbys: ChildProcess[] = [];
   const loaded = new WeakSet<ChildProcess>();
   const spawnRunner = (): ChildProcess => {

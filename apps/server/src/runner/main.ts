@@ -15,7 +15,7 @@ const line = (level: string) => (o: unknown, m?: string) => {
 // crash places its first order at once, not after the import.
 await loadCcxt();
 line('info')({ pid: process.pid }, 'runner process loaded');
-// A supervisor's warm standby (the crash test keeps two): loaded, it waits to be told to start, so
+// A supervisor's warm standby (the crash test's): loaded, it waits to be told to start, so
 // a restart after a crash costs opening the database, not booting Node and importing ccxt.
 if (config.RUNNER_STANDBY === 'stdin') for await (const _go of process.stdin) break;
 // A standby runner on an embedded database waits for the data directory to be free (its owner
