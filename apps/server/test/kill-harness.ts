@@ -10,8 +10,7 @@ const serverDir = fileURLToPath(new URL('../', import.meta.url));
 // database. So the next child of the same script and environment is started while the current one
 // works (a standby): it loads, then waits for "go" on its stdin (KILL_STANDBY) before it opens the
 // database, and a restart costs the open alone. (Two loading at once were slower: the boots share the cores.)
-const STANDBYS = 1;
-const standbys = new Map<string, ChildProcess[]>();
+const standbys = new Map<string, ChildProcess>();
 
 function spawnChild(script: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script], {
@@ -23,7 +22,7 @@ function spawnChild(script: string, env: Record<string, string>): ChildProcess {
 
 /** Kills the standby children left (a test's cleanup). */
 export function stopStandbys(): void {
-  for (const child of [...standbys.values()].flat()) child.kill('SIGKILL');
+  for (const child of standbys.values()) child.kill('SIGKILL');
   standbys.clear();
 }
 
@@ -34,12 +33,10 @@ export function stopStandbys(): void {
  */
 export function runChild(script: string, env: Record<string, string>, killAfterMs: number | undefined, output?: (out: string) => void): Promise<boolean> {
   const key = JSON.stringify([script, env]);
-  const waiting = standbys.get(key) ?? [];
-  standbys.set(key, waiting);
-  const standby = waiting.shift();
+  const standby = standbys.get(key);
   const child = standby && standby.exitCode === null && standby.signalCode === null ? standby : spawnChild(script, env);
-  // Loading beside this run; each waits for its own "go".
-  while (waiting.length < STANDBYS) waiting.push(spawnChild(script, env));
+  // The next one loads beside this run and waits for its own "go".
+  standbys.set(key, spawnChild(script, env));
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

@@ -18,7 +18,7 @@ export async function connectAdmin(adminUrl: string): Promise<pg.Client> {
 }
 
 /** adminUrl with another database name. */
-export function databaseUrlOf(adminUrl: string, name: string): string {
+function databaseUrlOf(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -2,13 +2,13 @@
 // every migration (4–7 s on two busy cores); a copy of a migrated directory opens in under a
 // second. On PostgreSQL the clone is `CREATE DATABASE … TEMPLATE`. Templates are keyed by the
 // migrations' content and the PGlite version, so a changed migration builds a new one.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MIGRATIONS_DIR, openDatabase } from './open';
-import { connectAdmin, createScratchDatabase, databaseUrlOf, type ScratchDatabase } from './scratch';
+import { connectAdmin, createScratchDatabase, type ScratchDatabase } from './scratch';
 
 const PGLITE_TEMPLATE_PREFIX = 'lq-pglite-template-';
 const POSTGRES_TEMPLATE_PREFIX = 'lq_template_';
@@ -32,7 +32,7 @@ function pgliteVersion(): string {
 
 let cachedKey: string | undefined;
 /** Names the migrated schema: a hash of every migration file (and, for PGlite, its version). */
-export function migrationsKey(): string {
+function migrationsKey(): string {
   if (cachedKey) return cachedKey;
   const hash = createHash('sha256');
   for (const file of filesUnder(MIGRATIONS_DIR)) {
@@ -73,12 +73,12 @@ async function pgliteTemplate(): Promise<string> {
 }
 
 /** Puts a migrated PGlite database at `<dataDir>/pglite`, where `openDatabase` looks for it. */
-export async function seedMigratedPglite(dataDir: string): Promise<void> {
+async function seedMigratedPglite(dataDir: string): Promise<void> {
   cpSync(await pgliteTemplate(), path.join(dataDir, 'pglite'), { recursive: true });
 }
 
 /** The migrated PostgreSQL template database on adminUrl's server, built once per key. */
-async function postgresTemplate(adminUrl: string): Promise<string> {
+async function buildPostgresTemplate(adminUrl: string): Promise<string> {
   const name = `${POSTGRES_TEMPLATE_PREFIX}${migrationsKey()}`;
   const admin = await connectAdmin(adminUrl);
   try {
@@ -87,15 +87,14 @@ async function postgresTemplate(adminUrl: string): Promise<string> {
     await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     try {
       if (await exists()) return name;
-      // Migrated under another name, then renamed: a clone never starts from a half-migrated one.
-      const building = `lq_building_${randomBytes(6).toString('hex')}`;
-      await admin.query(`create database ${building}`);
+      // Migrated as a scratch database, then renamed: a clone never starts from a half-migrated one.
+      const building = await createScratchDatabase(adminUrl);
       try {
-        const handle = await openDatabase({ dataDir: tmpdir(), databaseUrl: databaseUrlOf(adminUrl, building), poolMax: 1 });
+        const handle = await openDatabase({ dataDir: tmpdir(), databaseUrl: building.url, poolMax: 1 });
         await handle.close();
-        await admin.query(`alter database ${building} rename to ${name}`);
+        await admin.query(`alter database ${building.name} rename to ${name}`);
       } catch (err) {
-        await admin.query(`drop database if exists ${building} with (force)`);
+        await building.drop();
         throw err;
       }
       const stale = await admin.query<{ datname: string }>(
@@ -110,6 +109,18 @@ async function postgresTemplate(adminUrl: string): Promise<string> {
   } finally {
     await admin.end();
   }
+}
+
+// Looked up (or built) once per process and server: each further test database is one CREATE DATABASE.
+const postgresTemplates = new Map<string, Promise<string>>();
+function postgresTemplate(adminUrl: string): Promise<string> {
+  let template = postgresTemplates.get(adminUrl);
+  if (!template) {
+    template = buildPostgresTemplate(adminUrl);
+    template.catch(() => postgresTemplates.delete(adminUrl));
+    postgresTemplates.set(adminUrl, template);
+  }
+  return template;
 }
 
 export interface TestDatabase {

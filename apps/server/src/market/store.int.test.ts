@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candlesFromRows, type Candles } from '@lq/engine';
-import { createTestDatabase, openDatabase, type DatabaseHandle, type TestDatabase } from '@lq/db';
+import type { DatabaseHandle } from '@lq/db';
+import { openTestDatabase } from '../../test/helpers';
 import {
   deleteSeries,
   listSeries,
@@ -26,17 +27,13 @@ const rows = (from: number, n: number, step = MIN, price = 100) =>
 const times = (c: Candles) => Array.from(c.time.subarray(0, c.length));
 
 let database: DatabaseHandle;
-let target: TestDatabase;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  target = await createTestDatabase('lq-store-');
-  database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive' });
+  ({ database, close } = await openTestDatabase('lq-store-'));
 });
 
-afterAll(async () => {
-  await database.close();
-  await target.remove();
-});
+afterAll(() => close());
 
 describe('candle store', () => {
   const key: SeriesKey = { source: 'test', symbol: 'BTCUSDT', timeframe: '1m' };

@@ -93,11 +93,10 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   let child: ChildProcess | null = null;
   // The next runner is started while the current one runs (a warm standby, RUNNER_STANDBY=stdin:
   // it loads Node, our modules and ccxt, about 3 s of a core, then waits for "go"), so a restart
-  // costs opening the database and the dead runner's lease, not a boot. One is kept loading: two
-  // were faster alone (50 kills in 237 s) but beside the browser tests in CI took 592 s, every boot
+  // costs opening the database and the dead runner's lease, not a boot. One at a time: two loading
+  // were faster alone (50 kills in 237 s) but took 592 s beside the browser tests in CI, every boot
   // sharing the two cores.
-  const STANDBYS = 1;
-  const standbys: ChildProcess[] = [];
+  let standby: ChildProcess | null = null;
   const loaded = new WeakSet<ChildProcess>();
   const spawnRunner = (): ChildProcess => {
     const c = spawn(process.execPath, ['--import', 'tsx', 'src/runner/main.ts'], {
@@ -111,7 +110,8 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   };
   try {
     for (let k = 0; k < o.kills; k++) {
-      const next = standbys.shift() ?? spawnRunner();
+      const next = standby ?? spawnRunner();
+      standby = null;
       for (let w = 0; w < 3000 && !loaded.has(next); w++) await sleep(10);
       const mark = fake.journal.length;
       const since = Date.now();
@@ -125,7 +125,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
       // Up: the child reads the venue (reconcile / candles).
       while (fake.journal.length === mark && Date.now() - since < 60_000) await sleep(20);
       const up = Date.now() - since;
-      while (standbys.length < Math.min(STANDBYS, o.kills - k - 1)) standbys.push(spawnRunner());
+      if (k + 1 < o.kills) standby = spawnRunner();
       // Move the market until an order is placed, then kill at a random point of its flight.
       let post = -1;
       for (let step = 0; step < 400 && post < 0; step++) {
@@ -198,7 +198,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     }
   } finally {
     child?.kill('SIGKILL');
-    for (const s of standbys) s.kill('SIGKILL');
+    standby?.kill('SIGKILL');
     await fake.close();
     await target.remove();
   }
