@@ -2,12 +2,21 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (pure, fast) and `integration` (real database, real sockets on 127.0.0.1).
 // Integration tests run on PGlite, and on PostgreSQL when DATABASE_URL is set.
+//
+// Not isolated: each worker process runs file after file with one module cache (Vitest's default
+// forks a new process per file, and each re-imported fastify, ccxt, drizzle and PGlite's WASM:
+// about 6 s of a core per integration file). Every test opens its own database (a template clone)
+// and its own ports, so two files run side by side; a test that changes process-wide state
+// restores it.
 export default defineConfig({
   test: {
+    // Vitest takes one worker fewer than the cores for `run`: one on these 2-core machines.
+    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'unit',
+          isolate: false,
           include: ['{apps,packages}/*/test/**/*.test.{ts,tsx}', 'apps/server/src/**/*.test.ts'],
           exclude: ['**/*.int.test.{ts,tsx}', '**/node_modules/**'],
           testTimeout: 60_000,
@@ -16,10 +25,10 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: false,
           include: ['{apps,packages}/*/test/**/*.int.test.{ts,tsx}', 'apps/server/src/**/*.int.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -40,10 +40,16 @@ test('each screen fits 360 px in every language', async ({ page, request }, info
   ];
   const wide: string[] = [];
   for (const locale of LOCALES) {
+    // One load per language; the screens are then opened as the app opens them, by the hash.
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', locale === 'in_ID' ? 'id-ID' : locale);
     for (const screen of screens) {
-      await page.goto(`/#${screen}`);
-      await page.reload();
+      await page.evaluate((hash) => (location.hash = hash), screen);
+      // The route's page is in: the hash is taken, two frames drawn, no page still loading.
+      await page.waitForFunction((hash) => decodeURIComponent(location.hash) === `#${hash}`, screen);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await expect(page.getByTestId('page-loading')).toHaveCount(0);
       // The full-screen chart hides the nav bar (and its title) once its page is in.
       await expect(page.getByTestId(screen.includes('fullScreenKline') ? 'kline-page' : 'page-title')).toBeVisible();
       await page.waitForTimeout(400);

@@ -4,11 +4,10 @@
 // clock replays real 1m candles, two a second: see e2e/support/fake-data.ts), pauses it (no new
 // orders), continues and stops it (confirmation; positions closed, no open orders left on the
 // fake exchange), and finds it in the robot history.
-import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { DATA_DIR, FAKE_EXCHANGE_PORT } from './support/env';
+import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
-import { type Envelope, grantVip, login, register } from './support/users';
+import { type Envelope, grantVip, login, ops, register } from './support/users';
 
 const MINUTE = 60_000;
 const FAKE_BINANCE = `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`;
@@ -54,11 +53,7 @@ interface RobotDetailSeen {
 
 /** A robot's whole timeline from the operator command (the API leaves the runner's gate changes out). */
 function robotEvents(id: number): { kind: string; detail: { mode?: string; at?: number } | null }[] {
-  const out = execFileSync('npm', ['run', '--silent', 'ops', '--', 'robot-events', String(id), '--json'], {
-    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
-    encoding: 'utf8',
-    timeout: MINUTE,
-  });
+  const out = ops('robot-events', String(id), '--json');
   return JSON.parse(out.trim().split('\n').pop() ?? '[]') as ReturnType<typeof robotEvents>;
 }
 

@@ -3,17 +3,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
+import { bundledScript } from './node-bundle';
 
 const serverDir = fileURLToPath(new URL('../', import.meta.url));
 
-// A kill costs a Node start with tsx and the child's imports (about 1 s) before it opens the
-// database. So the next child of the same script and environment is started while the current one
+// A kill costs a Node start and the child's imports before it opens the database (from a bundle,
+// node-bundle.ts: 1.2 s of a core for the withdrawal child, 4.3 s through tsx). So the next child of the same script and environment is started while the current one
 // works (a standby): it loads, then waits for "go" on its stdin (KILL_STANDBY) before it opens the
 // database, and a restart costs the open alone. (Two loading at once were slower: the boots share the cores.)
 const standbys = new Map<string, ChildProcess>();
 
-function spawnChild(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+/**
+ * V8 flags of the short-lived children: WebAssembly compiled by the baseline compiler only. A
+ * child lives for a few hundred milliseconds, and optimising PGlite's Postgres in the background
+ * cost more than it saved: opening PGlite took 1.2 s of a core, 0.75 s with these.
+ */
+export const SHORT_LIVED_NODE_FLAGS = ['--liftoff-only'];
+
+function spawnChild(bundle: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [...SHORT_LIVED_NODE_FLAGS, bundle], {
     cwd: serverDir,
     env: { ...process.env, ...env, KILL_STANDBY: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -31,12 +39,13 @@ export function stopStandbys(): void {
  * "ready" (undefined: lets it finish). Resolves true when it finished ("done"), false when killed
  * before; rejects when it failed on its own. `output` gets everything it printed.
  */
-export function runChild(script: string, env: Record<string, string>, killAfterMs: number | undefined, output?: (out: string) => void): Promise<boolean> {
+export async function runChild(script: string, env: Record<string, string>, killAfterMs: number | undefined, output?: (out: string) => void): Promise<boolean> {
+  const bundle = await bundledScript(script);
   const key = JSON.stringify([script, env]);
   const standby = standbys.get(key);
-  const child = standby && standby.exitCode === null && standby.signalCode === null ? standby : spawnChild(script, env);
+  const child = standby && standby.exitCode === null && standby.signalCode === null ? standby : spawnChild(bundle, env);
   // The next one loads beside this run and waits for its own "go".
-  standbys.set(key, spawnChild(script, env));
+  standbys.set(key, spawnChild(bundle, env));
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
