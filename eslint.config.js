@@ -70,7 +70,12 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // The typecheck's programs (scripts/typecheck.mjs), not one per workspace: the sources the Node
+      // workspaces share are parsed and typed once (a file goes to the first program holding it).
+      parserOptions: {
+        project: ['apps/web/tsconfig.json', 'packages/engine/tsconfig.json', 'tsconfig.node.json', 'tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver': { typescript: { project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'tsconfig.json'], noWarnOnMultipleProjects: true } } },
