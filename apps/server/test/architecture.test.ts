@@ -9,7 +9,9 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const src = (p: string) => `${root}apps/server/src/${p}`;
 
 async function restrictedPathMessages(filePath: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root });
+  // With CI set, typescript-eslint builds its programs once from the files on disk (its single-run
+  // mode) and would lint the file's own content instead of the probe.
+  const eslint = new ESLint({ cwd: root, overrideConfig: { languageOptions: { parserOptions: { disallowAutomaticSingleRunInference: true } } } });
   const [result] = await eslint.lintText(code, { filePath });
   expect(result.messages.filter((m) => m.fatal)).toEqual([]);
   return result.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
