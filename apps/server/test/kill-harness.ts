@@ -8,9 +8,10 @@ import { bundledScript } from './node-bundle';
 const serverDir = fileURLToPath(new URL('../', import.meta.url));
 
 // A kill costs a Node start and the child's imports before it opens the database (from a bundle,
-// node-bundle.ts: 1.2 s of a core for the withdrawal child, 4.3 s through tsx). So the next child of the same script and environment is started while the current one
-// works (a standby): it loads, then waits for "go" on its stdin (KILL_STANDBY) before it opens the
-// database, and a restart costs the open alone. (Two loading at once were slower: the boots share the cores.)
+// node-bundle.ts: 1.2 s of a core for the withdrawal child, 4.3 s through tsx). So the next child
+// of the same script and environment is started while the current one works (a standby): it
+// loads, then waits for "go" on its stdin (KILL_STANDBY) before it opens the database, and a restart
+// costs the open alone. (Two loading at once were slower: the boots share the cores.)
 const standbys = new Map<string, ChildProcess>();
 
 /**
@@ -18,7 +19,7 @@ const standbys = new Map<string, ChildProcess>();
  * child lives for a few hundred milliseconds, and optimising PGlite's Postgres in the background
  * cost more than it saved: opening PGlite took 1.2 s of a core, 0.75 s with these.
  */
-export const SHORT_LIVED_NODE_FLAGS = ['--liftoff-only'];
+const SHORT_LIVED_NODE_FLAGS = ['--liftoff-only'];
 
 function spawnChild(bundle: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [...SHORT_LIVED_NODE_FLAGS, bundle], {
