@@ -1,7 +1,8 @@
 // Trading accounts on a phone and on a desktop: bind a Binance key on the fake exchange (a key
 // that can withdraw is refused, a wrong secret is refused), see it masked with its warning, edit
 // its leverage; bind an MT5 account and get its bridge token once; unbind.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './support/fake-account';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { type Envelope, login, register } from './support/users';
 

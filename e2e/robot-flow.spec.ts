@@ -4,7 +4,8 @@
 // clock replays real 1m candles, two a second: see e2e/support/fake-data.ts), pauses it (no new
 // orders), continues and stops it (confirmation; positions closed, no open orders left on the
 // fake exchange), and finds it in the robot history.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './support/fake-account';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
 import { type Envelope, grantVip, login, ops, register } from './support/users';

@@ -1,4 +1,4 @@
-// `npm test`: the whole suite. Makes sure Debian's Chromium is there for the browser tests, then
+// `npm test`: the whole suite. Makes sure Debian's Chromium (its headless shell) is there for the browser tests, then
 // runs typecheck, lint, unit + integration tests on PGlite, builds the web app and runs the
 // Playwright end-to-end tests, in lanes (below); each job's and lane's time is printed at the end.
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 function run(label, cmd, args, env = {}) {
   const started = Date.now();
@@ -26,13 +26,13 @@ function ensureChromium() {
   if (!isRoot) {
     console.error(
       `[test] Chromium is missing at ${CHROMIUM}. Install Debian's package first:\n` +
-        '  sudo apt-get update && sudo apt-get install -y chromium\n' +
+        '  sudo apt-get update && sudo apt-get install -y chromium-headless-shell\n' +
         '(or set CHROMIUM_PATH to a Chromium binary)',
     );
     process.exit(1);
   }
   run('install chromium', 'apt-get', ['update', '-qq']);
-  run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], {
+  run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium-headless-shell'], {
     DEBIAN_FRONTEND: 'noninteractive',
   });
 }
