@@ -2,9 +2,11 @@
 // that can withdraw is refused, a wrong secret is refused), see it masked with its warning, edit
 // its leverage; bind an MT5 account and get its bridge token once; unbind.
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { expect, test } from './support/fake-account';
+import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { type Envelope, login, register } from './support/users';
+
+const test = holding('fake-account');
 
 const FAKE_BINANCE = `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`;
 

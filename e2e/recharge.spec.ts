@@ -5,10 +5,13 @@
 // wallet has it; TRC20 (not configured in the e2e run) says it is not open.
 import jsQR from 'jsqr';
 import type { Address } from 'viem';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
 import { login, register } from './support/users';
+
+const test = holding('local-chain');
 
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
@@ -91,8 +94,8 @@ for (const [locale, texts] of [
 }
 
 for (const [locale, texts] of [
-  ['en-US', { range: 'From 10.00 to 5,000.00 USDT per payment', paid: 'Payment received: 20.00 USDT credited' }],
-  ['zh-CN', { range: '每笔 10.00 至 5,000.00 USDT', paid: '已收到付款：20.00 USDT 已入账' }],
+  ['en-US', { range: 'From 10.00 to 5,000.00 USDT per payment', cents: 'A card is charged in cents: at most 2 decimal places', demo: 'no card is charged', frameDemo: 'Demo payment page: no card is charged and the credit is not real money', paid: 'Demo payment: 20.00 credited, not real money' }],
+  ['zh-CN', { range: '每笔 10.00 至 5,000.00 USDT', cents: '银行卡按分扣款：最多 2 位小数', demo: '不会扣任何银行卡', frameDemo: '演示支付页面：不会扣任何银行卡，入账不是真钱', paid: '演示支付：已入账 20.00，不是真钱' }],
 ] as const) {
   test(`buys USDT with a card through the simulated provider (${locale})`, async ({ page, request }, info) => {
     const mail = `card.${locale}.${info.project.name}.${Date.now()}@example.com`;
@@ -106,11 +109,17 @@ for (const [locale, texts] of [
     await page.getByTestId('buy-amount').fill('9');
     await page.getByTestId('buy-submit').click();
     await expect(page.getByTestId('buy-amount-error')).toHaveText(texts.range);
+    // The simulated provider says what it is before anything is "paid": no card, no real money.
+    await expect(page.getByTestId('buy-simulated')).toContainText(texts.demo);
+    await page.getByTestId('buy-amount').fill('10.123');
+    await page.getByTestId('buy-submit').click();
+    await expect(page.getByTestId('buy-amount-error')).toHaveText(texts.cents);
     await page.getByTestId('buy-amount').fill('20');
     await page.getByTestId('buy-submit').click();
     await expect(page).toHaveURL(/pages\/webview\/webview\?checkout=\d+/);
     const frame = page.frameLocator('[data-testid="webview-frame"]');
     await expect(frame.getByTestId('sim-amount')).toHaveText('20.000000 USDT');
+    await expect(page.getByTestId('webview-simulated')).toHaveText(texts.frameDemo);
     await shot(page, info, `${locale}-card-checkout`);
     await frame.getByTestId('sim-pay').click();
     await expect(frame.getByTestId('sim-done')).toBeVisible();

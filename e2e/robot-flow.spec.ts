@@ -5,10 +5,12 @@
 // orders), continues and stops it (confirmation; positions closed, no open orders left on the
 // fake exchange), and finds it in the robot history.
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { expect, test } from './support/fake-account';
+import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
 import { type Envelope, grantVip, login, ops, register } from './support/users';
+
+const test = holding('fake-account');
 
 const MINUTE = 60_000;
 const FAKE_BINANCE = `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`;

@@ -1,17 +1,20 @@
 // The withdrawal form on a phone and a desktop: reached from the wallet, it shows the balance, the
 // fee and what arrives as the amount is typed; bad input is refused under its field — by the form
 // (below 10, above the balance with the fee, no address, a short payment password) and by the
-// server (an unchecksummed address, under the address field) — and a user without a payment
+// server (an address with a broken checksum, under the address field) — and a user without a payment
 // password is told to set one.
 // The whole way in two languages: USDT deposited on the local chain, a withdrawal asked for in the
 // form, approved with `npm run ops -- withdraw:approve`, paid by the hot wallet (the e2e server runs
 // WITHDRAW_PAYOUT=hot-wallet), confirmed, and shown completed in the detail, the records and the wallet.
 import { createPublicClient, erc20Abi, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
 import { adjustWallet, login, ops, register, setPayPassword } from './support/users';
+
+const test = holding('local-chain');
 
 const USDT = 10n ** 18n;
 async function usdtOf(address: Address): Promise<bigint> {
@@ -50,7 +53,8 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   await expect(page.getByTestId('wd-amount-error')).toHaveText('At most 47.00 with the fee');
 
   await page.getByTestId('wd-amount').fill('20');
-  await page.getByTestId('wd-address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  // A mixed-case address whose EIP-55 checksum is broken (the last letter's case changed).
+  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79c8');
   await page.getByTestId('wd-paidPwd').fill('123456');
   await page.getByTestId('wd-submit').click();
   await expect(page.getByTestId('wd-address-error')).toHaveText('Not a valid BEP20 address');

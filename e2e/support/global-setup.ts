@@ -91,6 +91,9 @@ export default async function globalSetup(): Promise<void> {
       // person's per-IP allowance (10 codes, 30 sign-ins a minute; those limits are tested in apps/server).
       CODE_RATE_PER_MINUTE: '120',
       LOGIN_RATE_PER_MINUTE: '240',
+      // The simulated card provider beside real deposits and payouts: allowed on this test stand only.
+      CARD_PROVIDER: 'simulated',
+      CARD_SIMULATED_WITH_REAL_MONEY: 'true',
       // Withdrawals approved with `npm run ops -- withdraw:approve` are paid by the hot wallet.
       WITHDRAW_PAYOUT: 'hot-wallet',
       HOT_WALLET_KEY: HOT_KEY,

@@ -1,7 +1,7 @@
 // A local stand-in of the TronGrid endpoints the TRC20 deposit watcher calls (deposits/tron.ts),
 // on 127.0.0.1: blocks every 3 s of chain time, one TRC20 token, Transfer events with their block
 // numbers and event indexes, paged by fingerprint as TronGrid pages them; one transaction's info
-// and events. The tests drive it in process: transfers (each in a new block, as a node mines), empty blocks, reorganisations.
+// and events; whether an address holds a contract. The tests drive it in process: transfers (each in a new block, as a node mines), empty blocks, reorganisations.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
@@ -96,6 +96,11 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
         const body = await bodyOf(req);
         if (body.contract_address !== token || body.function_selector !== 'decimals()') return json(200, { result: { code: 'CONTRACT_VALIDATE_ERROR' } });
         return json(200, { result: { result: true }, constant_result: [decimals.toString(16).padStart(64, '0')] });
+      }
+      if (req.method === 'POST' && url.pathname === '/wallet/getcontract') {
+        // The one contract on the stand-in is the token (visible: base58 addresses).
+        const { value } = await bodyOf(req);
+        return json(200, value === token ? { contract_address: token, bytecode: '6080604052' } : {});
       }
       if (req.method === 'POST' && url.pathname === '/wallet/gettransactioninfobyid') {
         const { value } = await bodyOf(req);

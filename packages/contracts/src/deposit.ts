@@ -1,6 +1,7 @@
 // Deposits (spec §2 pages/recharge/recharge, §5 deposit minimum; business.md "Wallet"): USDT sent on
 // BEP20 (BNB Smart Chain) or TRC20 (Tron) to the user's own deposit address.
 import { z } from 'zod';
+import { parseMoney } from './money';
 import { idempotencyKey, moneyAmount } from './wallet';
 
 export const DEPOSIT_NETWORKS = ['BEP20', 'TRC20'] as const;
@@ -60,7 +61,11 @@ export type RechargeList = z.infer<typeof rechargeList>;
 export const CARD_DEPOSIT_MIN_DEFAULT = 10;
 export const CARD_DEPOSIT_MAX_DEFAULT = 5000;
 
-export const cardCheckoutBody = z.strictObject({ amount: moneyAmount, idempotencyKey });
+/** A card is charged in cents: a checkout amount is a whole number of cents (10.12, not 10.123). */
+export const cardCheckoutBody = z.strictObject({
+  amount: moneyAmount.refine((s) => (parseMoney(s) ?? 0n) % 10_000n === 0n, { error: 'validation.moneyCents' }),
+  idempotencyKey,
+});
 export type CardCheckoutBody = z.infer<typeof cardCheckoutBody>;
 
 export const CARD_CHECKOUT_STATES = ['open', 'paid', 'expired', 'failed'] as const;

@@ -93,6 +93,9 @@ export const ERRORS = {
   WITHDRAW_TX_INVALID: { code: 'A0373', status: 422 },
   WITHDRAW_TX_MISMATCH: { code: 'A0374', status: 422 },
   WITHDRAW_TX_USED: { code: 'A0375', status: 409 },
+  WITHDRAW_ADDRESS_CONTRACT: { code: 'A0376', status: 422 },
+  WITHDRAW_ADDRESS_OWN_DEPOSIT: { code: 'A0377', status: 422 },
+  WITHDRAW_ADDRESS_PLATFORM: { code: 'A0378', status: 422 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },
@@ -103,6 +106,7 @@ export const ERRORS = {
   EXCHANGE_UNREACHABLE: { code: 'C0101', status: 502 },
   MT5_BRIDGE_OFFLINE: { code: 'C0110', status: 503 },
   PAYMENT_PROVIDER_ERROR: { code: 'C0200', status: 502 },
+  CHAIN_UNAVAILABLE: { code: 'C0300', status: 503 },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof ERRORS;

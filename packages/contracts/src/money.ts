@@ -17,6 +17,9 @@ export function parseMoney(text: string): bigint | undefined {
   return m[1] ? -micro : micro;
 }
 
+/** The largest amount a BIGINT column of micro-units holds (9,223,372,036,854.775807). */
+export const MONEY_MAX_MICRO = 9_223_372_036_854_775_807n;
+
 /** 12_500_000n → "12.500000" (always 6 decimals). */
 export function formatMoney(micro: bigint): string {
   const negative = micro < 0n;

@@ -1,14 +1,16 @@
 // Wallet payloads (spec §2 pages/wallet/wallet, §3 wallet fields). Amounts are decimal strings with
 // up to 6 places on the way in and exactly 6 on the way out (money.ts); never JSON numbers.
 import { z } from 'zod';
-import { parseMoney } from './money';
+import { MONEY_MAX_MICRO, parseMoney } from './money';
 
 /** A positive amount: a decimal string with at most 6 places ("12.5"). */
 export const moneyAmount = z
   .string()
   .trim()
   .refine((s) => parseMoney(s) !== undefined, { error: 'validation.moneyFormat' })
-  .refine((s) => (parseMoney(s) ?? 0n) > 0n, { error: 'validation.moneyPositive' });
+  .refine((s) => (parseMoney(s) ?? 0n) > 0n, { error: 'validation.moneyPositive' })
+  // Beyond a BIGINT of micro-units: refused here, not a 500 from the database.
+  .refine((s) => (parseMoney(s) ?? 0n) <= MONEY_MAX_MICRO, { error: 'validation.moneyTooLarge' });
 
 /** Chosen by the client, one per intended movement: a retry with the same key moves nothing twice. */
 export const idempotencyKey = z

@@ -39,6 +39,10 @@ export function bscChain(options: BscChainOptions): DepositChain {
       decimals ??= await guarded('decimals()', async () => Number(await client.readContract({ address: options.token, abi: DECIMALS, functionName: 'decimals' })));
       return decimals;
     },
+    async isContract(address) {
+      const code = await guarded('eth_getCode', () => client.getCode({ address: address as Address }));
+      return code !== undefined && code !== '0x';
+    },
     async transfers(from, to, toAddresses) {
       const out: ChainTransfer[] = [];
       for (let i = 0; i < toAddresses.length; i += ADDRESSES_PER_QUERY) {

@@ -30,6 +30,8 @@ export interface DepositChain {
   transfers(from: number, to: number, toAddresses: readonly Hex[]): Promise<ChainTransfer[]>;
   /** One transaction's transfers of the token; null while it is unknown to the chain (not sent, or not yet in a block). */
   transaction(txHash: string): Promise<ChainTransaction | null>;
+  /** Whether a contract lives at this address (USDT sent to most contracts is lost). */
+  isContract(address: string): Promise<boolean>;
 }
 
 export interface ChainTransaction {

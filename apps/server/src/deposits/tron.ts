@@ -137,6 +137,11 @@ export function tronChain(options: TronChainOptions): DepositChain {
       }
       return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
     },
+    async isContract(address) {
+      // An address without a contract answers `{}`.
+      const c = await call<{ contract_address?: string; bytecode?: string }>('/wallet/getcontract', { value: address, visible: true });
+      return Boolean(c.contract_address ?? c.bytecode);
+    },
     async transaction(txHash): Promise<ChainTransaction | null> {
       const id = txHash.replace(/^0x/, '').toLowerCase();
       // An unknown or not yet confirmed transaction answers `{}`.

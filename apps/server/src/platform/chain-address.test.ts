@@ -27,11 +27,27 @@ describe('chain addresses', () => {
     expect(tronAddressBytes('')).toBeUndefined();
   });
 
-  it('EVM addresses: checksummed or all lowercase, never a broken checksum', () => {
+  it('EVM addresses as EIP-55 writes them: checksummed, all lowercase or all uppercase; never a broken checksum', () => {
     expect(isEvmAddress('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')).toBe(true);
     expect(isEvmAddress('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBe(true);
+    expect(isEvmAddress('0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266')).toBe(true);
     expect(isEvmAddress('0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266')).toBe(false);
     expect(isEvmAddress('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb9226')).toBe(false);
+    expect(isEvmAddress('0XF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266')).toBe(false);
+    // EIP-55's own test vectors: all caps, all lower, and mixed case.
+    for (const vector of [
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+      '0xde709f2102306220921060314715629080e2fb77',
+      '0x27b1fdb04752bbc536007a920d24acb045561c26',
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    ]) {
+      expect(isEvmAddress(vector), vector).toBe(true);
+    }
+    expect(isEvmAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD')).toBe(false);
   });
 
   it('refuses an extended private key without echoing it, and garbage', () => {

@@ -5,7 +5,7 @@
 import { createHash, ECDH } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { createBase58check } from '@scure/base';
-import { getAddress, isAddress, keccak256, type Address, type Hex } from 'viem';
+import { getAddress, keccak256, type Address, type Hex } from 'viem';
 import type { DepositNetwork } from '@lq/contracts';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
@@ -58,8 +58,15 @@ export function tronAddressBytes(address: string): Hex | undefined {
   }
 }
 
-/** An EVM address: all lowercase (no checksum) or mixed case with a valid checksum. */
-export const isEvmAddress = (address: string): boolean => isAddress(address, { strict: true });
+/**
+ * An EVM address as EIP-55 writes it: 0x and 40 hex digits, all lowercase or all uppercase (no
+ * checksum), or mixed case matching its checksum. (viem's strict isAddress refuses all uppercase.)
+ */
+export function isEvmAddress(address: string): boolean {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
+  const digits = address.slice(2);
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || getAddress(address) === address;
+}
 
 /** How an address is written on a network. */
 export const addressOn = (network: DepositNetwork, bytes: Hex): string => (network === 'BEP20' ? evmAddressOf(bytes) : tronAddressOf(bytes));

@@ -119,4 +119,38 @@ describe('config', () => {
     }
     expect(loadConfig({ WITHDRAW_PAYOUT: 'hot-wallet', HOT_WALLET_KEY: key, BSC_RPC_URL: 'http://127.0.0.1:8545' }).WITHDRAW_PAYOUT).toBe('hot-wallet');
   });
+
+  it('the simulated card provider serves the embedded demo only: beside real money it is off, and refused unless acknowledged', () => {
+    const xpub = HDKey.fromMasterSeed(new Uint8Array(32).fill(7)).derive("m/44'/60'/0'").publicExtendedKey;
+    expect(loadConfig({}).CARD_PROVIDER).toBe('simulated');
+    const realMoney = [
+      { BSC_RPC_URL: 'http://127.0.0.1:8545' },
+      { TRON_API_URL: 'http://127.0.0.1:8090' },
+      { DEPOSIT_XPUB: xpub },
+      { WITHDRAW_PAYOUT: 'manual' },
+      { HOT_WALLET_KEY: `0x${'ab'.repeat(32)}` },
+    ];
+    for (const env of realMoney) {
+      const key = Object.keys(env)[0];
+      // Unset: closed where real money moves.
+      expect(loadConfig(env).CARD_PROVIDER, key).toBe('none');
+      // Asked for without the acknowledgement: start-up stops, naming both keys.
+      expect(() => loadConfig({ ...env, CARD_PROVIDER: 'simulated' }), key).toThrow(new RegExp(`CARD_PROVIDER: simulated credits wallets without any payment.*${key}.*CARD_SIMULATED_WITH_REAL_MONEY`));
+      expect(loadConfig({ ...env, CARD_PROVIDER: 'simulated', CARD_SIMULATED_WITH_REAL_MONEY: 'true' }).CARD_PROVIDER, key).toBe('simulated');
+    }
+  });
+
+  it('amounts are parsed exactly: a value with 7 decimals, in exponent form or below zero stops start-up with the key named', () => {
+    expect(loadConfig({})).toMatchObject({ CARD_DEPOSIT_MIN: 10_000_000n, CARD_DEPOSIT_MAX: 5_000_000_000n });
+    expect(loadConfig({ CARD_DEPOSIT_MIN: '0.5', CARD_DEPOSIT_MAX: '2500.25' })).toMatchObject({ CARD_DEPOSIT_MIN: 500_000n, CARD_DEPOSIT_MAX: 2_500_250_000n });
+    for (const [env, named] of [
+      [{ CARD_DEPOSIT_MIN: '10.0000001' }, 'CARD_DEPOSIT_MIN: must be an amount'],
+      [{ CARD_DEPOSIT_MAX: '5e3' }, 'CARD_DEPOSIT_MAX: must be an amount'],
+      [{ CARD_DEPOSIT_MAX: '-1' }, 'CARD_DEPOSIT_MAX: must be an amount'],
+      [{ CARD_DEPOSIT_MAX: '0' }, 'CARD_DEPOSIT_MAX: must be an amount'],
+      [{ CARD_DEPOSIT_MIN: '20', CARD_DEPOSIT_MAX: '10' }, 'CARD_DEPOSIT_MIN: is above CARD_DEPOSIT_MAX'],
+    ] as const) {
+      expect(() => loadConfig(env), named).toThrow(named);
+    }
+  });
 });

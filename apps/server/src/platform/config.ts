@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { CODE_RESEND_SECONDS } from '@lq/contracts';
+import { CODE_RESEND_SECONDS, MONEY_MAX_MICRO, parseMoney } from '@lq/contracts';
 import { isEvmAddress, parseExtendedPublicKey, tronAddressBytes } from './chain-address';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -32,6 +32,21 @@ const optionalUrl = (protocols: RegExp) =>
     .transform((v) => (v ? v : undefined))
     .refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), {
       error: `must be a URL (${protocols.source})`,
+    });
+
+/** An amount of money, parsed exactly by the wallet's parser into micro-units (never a JS number). */
+const money = (def: string) =>
+  z
+    .string()
+    .trim()
+    .default(def)
+    .transform((v, ctx) => {
+      const micro = parseMoney(v);
+      if (micro === undefined || micro <= 0n || micro > MONEY_MAX_MICRO) {
+        ctx.addIssue({ code: 'custom', message: 'must be an amount above 0 with at most 6 decimals, like 10 or 2500.5' });
+        return z.NEVER;
+      }
+      return micro;
     });
 
 /** Environment keys the server reads, with defaults. Parsed once at boot. */
@@ -105,7 +120,7 @@ export const configSchema = z.object({
     .string()
     .trim()
     .default('0x55d398326f99059fF775485246999027B3197955')
-    .refine(isEvmAddress, { error: 'must be an EVM address (0x and 40 hex digits, checksum if mixed case)' }),
+    .refine(isEvmAddress, { error: 'must be an EVM address (0x and 40 hex digits, its EIP-55 checksum if in mixed case)' }),
   BSC_CONFIRMATIONS: positiveInt(15),
   /** TRC20: a TronGrid-compatible HTTP API (unset: TRC20 deposits not open), USDT's contract, confirmations before a credit. */
   TRON_API_URL: optionalUrl(/^https?:$/),
@@ -117,13 +132,19 @@ export const configSchema = z.object({
   TRON_CONFIRMATIONS: positiveInt(20),
   /** TronGrid's API key (header TRON-PRO-API-KEY), if the endpoint needs one. */
   TRON_API_KEY: z.string().trim().optional(),
-  /** Card deposits: the hosted checkout provider (`simulated`: served by this server; `none`: closed). */
-  CARD_PROVIDER: z.enum(['simulated', 'none']).default('simulated'),
+  /**
+   * Card deposits: the hosted checkout provider (`simulated`: served by this server, no card is
+   * charged and every "payment" credits the wallet; `none`: closed). Unset: `simulated` on the
+   * embedded demo, `none` on a server that can receive or pay out real money (see crossCheck).
+   */
+  CARD_PROVIDER: z.enum(['simulated', 'none']).optional(),
+  /** Lets `CARD_PROVIDER=simulated` run on a server that can receive or pay out real money: a test stand only (docs/operations.md). */
+  CARD_SIMULATED_WITH_REAL_MONEY: bool(false),
   /** The secret the provider signs webhooks with (simulated: a fresh one per process when unset). */
   CARD_WEBHOOK_SECRET: z.string().trim().min(16).optional(),
-  /** Amounts one card checkout may have, USDT. */
-  CARD_DEPOSIT_MIN: z.coerce.number().positive().default(10),
-  CARD_DEPOSIT_MAX: z.coerce.number().positive().default(5000),
+  /** Amounts one card checkout may have, USDT (exact: micro-units). */
+  CARD_DEPOSIT_MIN: money('10'),
+  CARD_DEPOSIT_MAX: money('5000'),
   /** The origin users reach this server at (the simulated provider's page and webhooks); default http://127.0.0.1:<port>. */
   PUBLIC_URL: optionalUrl(/^https?:$/),
   /** Seconds between two scans of a deposit watcher (failures back off from it, up to 5 minutes). */
@@ -138,9 +159,22 @@ export const configSchema = z.object({
     .refine((v) => v === undefined || /^0x[0-9a-fA-F]{64}$/.test(v), { error: 'must be a private key: 0x and 64 hex digits (the value is not shown)' }),
 });
 
-/** Rules across keys, each naming the keys it needs. */
-function crossCheck(c: z.infer<typeof configSchema>): string[] {
+/** Keys that let this server receive or pay out real money: a chain endpoint, the deposit key, a payout mode. */
+const REAL_MONEY_KEYS = ['BSC_RPC_URL', 'TRON_API_URL', 'DEPOSIT_XPUB', 'WITHDRAW_PAYOUT', 'HOT_WALLET_KEY'] as const;
+
+/** Rules across keys, each naming the keys it needs. `given`: the keys set in the environment. */
+function crossCheck(c: z.infer<typeof configSchema>, given: Record<string, string>): string[] {
   const problems: string[] = [];
+  const realMoney = REAL_MONEY_KEYS.filter((k) => given[k] !== undefined);
+  // The simulated card provider credits wallets for nothing: never beside real deposits or payouts
+  // unless the operator says so in so many words (a test stand).
+  if (c.CARD_PROVIDER === 'simulated' && realMoney.length > 0 && !c.CARD_SIMULATED_WITH_REAL_MONEY) {
+    problems.push(
+      `CARD_PROVIDER: simulated credits wallets without any payment, and this server can receive or pay out real money (${realMoney.join(', ')} set): ` +
+        'set CARD_PROVIDER=none, or CARD_SIMULATED_WITH_REAL_MONEY=true on a test stand only',
+    );
+  }
+  if (c.CARD_DEPOSIT_MIN > c.CARD_DEPOSIT_MAX) problems.push('CARD_DEPOSIT_MIN: is above CARD_DEPOSIT_MAX');
   if (c.WITHDRAW_PAYOUT === 'hot-wallet') {
     if (!c.HOT_WALLET_KEY) problems.push('HOT_WALLET_KEY: is required with WITHDRAW_PAYOUT=hot-wallet');
     if (!c.BSC_RPC_URL) problems.push('BSC_RPC_URL: is required with WITHDRAW_PAYOUT=hot-wallet (the hot wallet pays on BSC)');
@@ -148,7 +182,12 @@ function crossCheck(c: z.infer<typeof configSchema>): string[] {
   return problems;
 }
 
-export type Config = z.infer<typeof configSchema> & { dataDir: string; webDist: string };
+export type Config = Omit<z.infer<typeof configSchema>, 'CARD_PROVIDER'> & {
+  /** Resolved: unset means `simulated` on the embedded demo, `none` where real money moves. */
+  CARD_PROVIDER: 'simulated' | 'none';
+  dataDir: string;
+  webDist: string;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -173,10 +212,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
-  const problems = crossCheck(parsed.data);
+  const problems = crossCheck(parsed.data, picked);
   if (problems.length > 0) throw new ConfigError(problems);
+  const realMoney = REAL_MONEY_KEYS.some((k) => picked[k] !== undefined);
   return {
     ...parsed.data,
+    CARD_PROVIDER: parsed.data.CARD_PROVIDER ?? (realMoney ? 'none' : 'simulated'),
     dataDir: path.resolve(parsed.data.DATA_DIR),
     webDist: path.resolve(parsed.data.WEB_DIST),
   };

@@ -405,6 +405,9 @@ export async function editPayPassword(
   deps.sessions.forgetUser(auth.user.id);
 }
 
+/** How long a payment-password check waits for the attempts being compared to end (see checkPayPassword). */
+const CLAIM_WAIT_MS = 10_000;
+
 /** "2026-11-25 05:40 UTC": when a pay lock ends, in the message. */
 const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -412,30 +415,55 @@ const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T'
  * Every payment and withdrawal checks the payment password here: it must be set and match.
  * PAY_PWD_MAX_FAILURES wrong ones in a row lock paying for PAY_LOCK_MINUTES (PAY_LOCKED says
  * until when; a right password during the lock is refused too); a right one resets the count.
- * The count is kept in one UPDATE, so concurrent wrong tries all count.
+ *
+ * The count and the lock are decided in the database, across requests and processes: a try first
+ * claims one of the attempts left (one conditional UPDATE; it counts as a failure until it is proved
+ * right), and only then is the slow hash compared. So however many tries arrive at once, at most the
+ * attempts left are compared: the others wait for one to end — a right one frees them, the last
+ * wrong one locks paying and they are refused. Claims still open after CLAIM_WAIT_MS belong to a
+ * process that died mid-check: they stay counted as failures, which locks paying.
  */
 export async function checkPayPassword(db: Database, userId: number, paidPwd: string): Promise<void> {
-  const [row] = await db
-    .select({ h: users.payPwdHash, lockedUntil: users.payLockedUntil, failures: users.payPwdFailures })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
-  if (row.lockedUntil && row.lockedUntil.getTime() > Date.now()) throw new AppError('PAY_LOCKED', { until: lockEnd(row.lockedUntil) }, 'paidPwd');
-  if (await verify(row.h, paidPwd).catch(() => false)) {
-    if (row.failures > 0) await db.update(users).set({ payPwdFailures: 0 }).where(eq(users.id, userId));
+  const unlocked = sql`(${users.payLockedUntil} is null or ${users.payLockedUntil} <= now())`;
+  const lockFor = sql`now() + make_interval(mins => ${PAY_LOCK_MINUTES})`;
+  const locked = async (): Promise<never> => {
+    const [row] = await db.select({ lockedUntil: users.payLockedUntil }).from(users).where(eq(users.id, userId));
+    throw new AppError('PAY_LOCKED', { until: lockEnd(row?.lockedUntil ?? new Date(Date.now() + PAY_LOCK_MINUTES * 60_000)) }, 'paidPwd');
+  };
+
+  let claimed: { h: string | null; failures: number } | undefined;
+  for (const started = Date.now(); ; ) {
+    [claimed] = await db
+      .update(users)
+      .set({ payPwdFailures: sql`${users.payPwdFailures} + 1` })
+      .where(and(eq(users.id, userId), sql`${users.payPwdHash} is not null`, unlocked, sql`${users.payPwdFailures} < ${PAY_PWD_MAX_FAILURES}`))
+      .returning({ h: users.payPwdHash, failures: users.payPwdFailures });
+    if (claimed) break;
+    const [row] = await db.select({ h: users.payPwdHash, lockedUntil: users.payLockedUntil }).from(users).where(eq(users.id, userId));
+    if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
+    if (row.lockedUntil && row.lockedUntil.getTime() > Date.now()) return locked();
+    if (Date.now() - started >= CLAIM_WAIT_MS) {
+      await db
+        .update(users)
+        .set({ payPwdFailures: 0, payLockedUntil: lockFor })
+        .where(and(eq(users.id, userId), unlocked, sql`${users.payPwdFailures} >= ${PAY_PWD_MAX_FAILURES}`));
+      return locked();
+    }
+    // Every attempt left is being compared right now: wait for one to end.
+    await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
+  }
+
+  if (await verify(claimed.h!, paidPwd).catch(() => false)) {
+    // Right, unless the other tries' last wrong one locked paying meanwhile.
+    const [reset] = await db.update(users).set({ payPwdFailures: 0 }).where(and(eq(users.id, userId), unlocked)).returning({ id: users.id });
+    if (!reset) return locked();
     return;
   }
-  const lockNow = sql`${users.payPwdFailures} + 1 >= ${PAY_PWD_MAX_FAILURES}`;
-  const [after] = await db
-    .update(users)
-    .set({
-      payPwdFailures: sql`case when ${lockNow} then 0 else ${users.payPwdFailures} + 1 end`,
-      payLockedUntil: sql`case when ${lockNow} then now() + make_interval(mins => ${PAY_LOCK_MINUTES}) else ${users.payLockedUntil} end`,
-    })
-    .where(eq(users.id, userId))
-    .returning({ failures: users.payPwdFailures, lockedUntil: users.payLockedUntil });
-  if (after.lockedUntil && after.lockedUntil.getTime() > Date.now()) throw new AppError('PAY_LOCKED', { until: lockEnd(after.lockedUntil) }, 'paidPwd');
-  throw new AppError('PAY_PWD_WRONG', { left: PAY_PWD_MAX_FAILURES - after.failures }, 'paidPwd');
+  if (claimed.failures >= PAY_PWD_MAX_FAILURES) {
+    await db.update(users).set({ payPwdFailures: 0, payLockedUntil: lockFor }).where(and(eq(users.id, userId), unlocked));
+    return locked();
+  }
+  throw new AppError('PAY_PWD_WRONG', { left: PAY_PWD_MAX_FAILURES - claimed.failures }, 'paidPwd');
 }
 
 // ---------------------------------------------------------------- profile

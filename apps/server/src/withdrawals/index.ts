@@ -4,14 +4,15 @@ import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
 import { startWithdrawJobs } from './jobs';
 import { payoutChainsOf } from './chains';
+import { addressGuardOf } from './addresses';
 import { hotWalletOf } from './hot-wallet';
 import { withdrawRoutes } from './routes';
 
 export const withdrawalsPlugin = fp(
   async (app) => {
     const deps = platformDeps(app);
-    withdrawRoutes(app, deps);
     const chains = payoutChainsOf(deps.config);
+    withdrawRoutes(app, deps, addressGuardOf(deps.config, chains));
     const c = deps.config;
     // config.ts made sure the key and BSC's endpoint are there when the hot wallet pays.
     const hot =

@@ -5,12 +5,13 @@ import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
+import type { AddressGuard } from './addresses';
 import { createWithdrawal, withdrawalOf, withdrawalsOf } from './service';
 
 const tags = ['withdrawals'];
 
 /** Withdrawals: `user/api/withdraw/...` (docs/api.md, "Withdrawals"). */
-export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps): void {
+export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: AddressGuard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
 
@@ -27,7 +28,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
       preHandler: auth,
     },
-    async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body)),
+    async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body, guard)),
   );
 
   r.get(

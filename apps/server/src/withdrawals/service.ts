@@ -7,7 +7,7 @@ import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, type Locale, type WithdrawCreateBody, type WithdrawItem, type WithdrawList, type WithdrawState } from '@lq/contracts';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
-import { isWithdrawAddress } from './addresses';
+import { isWithdrawAddress, type AddressGuard } from './addresses';
 
 export const WITHDRAW_MIN_MICRO = parseMoney(String(CONVERSION_MIN))!;
 export const WITHDRAW_FEE_MICRO = parseMoney(String(CONVERSION_FEE))!;
@@ -46,10 +46,11 @@ const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
   updatedAt: new Date(r.updated_at).getTime(),
 });
 
-export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody): Promise<WithdrawItem> {
+export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody, guard: AddressGuard): Promise<WithdrawItem> {
   const amount = parseMoney(body.amount)!; // the schema checked it
   if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
   if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
+  await guard.check(db, userId, body.network, body.address);
   await checkPayPassword(db, userId, body.paidPwd);
   return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
 }

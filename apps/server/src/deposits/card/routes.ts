@@ -25,7 +25,7 @@ export function cardRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
   const config = deps.config;
-  const limits = { min: parseMoney(String(config.CARD_DEPOSIT_MIN))!, max: parseMoney(String(config.CARD_DEPOSIT_MAX))! };
+  const limits = { min: config.CARD_DEPOSIT_MIN, max: config.CARD_DEPOSIT_MAX };
   // The simulated provider and we share one secret; without a configured one it is this process's own.
   const secret = config.CARD_WEBHOOK_SECRET ?? randomBytes(32).toString('hex');
   const publicUrl = () => {

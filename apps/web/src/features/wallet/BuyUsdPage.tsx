@@ -1,5 +1,6 @@
 // pages/buyusd/buyusd: buy USDT with a card through the hosted checkout — an amount within the
-// provider's limits, then the provider's page in pages/webview/webview. One idempotency key per
+// provider's limits, in whole cents, then the provider's page in pages/webview/webview. The
+// simulated provider (the embedded demo) is named as such: no card is charged, the credit is not real. One idempotency key per
 // visit of the page, so a double tap or a retry opens one checkout.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +22,7 @@ export default function BuyUsdPage() {
   const limits = useCardLimits();
   const [amount, setAmount] = useState('');
   const [error, setError] = useState<string>();
+  const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [key] = useState(newKey);
 
@@ -28,16 +30,20 @@ export default function BuyUsdPage() {
     if (!limits.data) return;
     const micro = parseMoney(amount.trim());
     if (micro === undefined || micro <= 0n) return setError(t('buy.format'));
+    if (micro % 10_000n !== 0n) return setError(t('buy.cents'));
     if (micro < parseMoney(limits.data.min)! || micro > parseMoney(limits.data.max)!) {
       return setError(t('buy.range', { min: displayMoney(limits.data.min), max: displayMoney(limits.data.max) }));
     }
     setError(undefined);
+    setFormError(undefined);
     setBusy(true);
     try {
       const checkout = await createCardCheckout(amount.trim(), key);
       void navigate(`/pages/webview/webview?checkout=${checkout.id}&url=${encodeURIComponent(checkout.checkoutUrl)}`);
     } catch (e) {
+      // An amount the server refused goes under the field; anything else (closed, limited, offline) above the button.
       if (e instanceof ApiError && (e.data as { field?: string } | null)?.field === 'amount') setError(e.message);
+      else setFormError(t('buy.failed', { message: e instanceof Error ? e.message : String(e) }));
     } finally {
       setBusy(false);
     }
@@ -47,6 +53,9 @@ export default function BuyUsdPage() {
     <div className="bt-page wl-page" data-testid="buyusd-page">
       <section className="card wl-recharge" aria-labelledby="buy-title">
         <h2 className="bt-h2" id="buy-title">{t('buy.title')}</h2>
+        {limits.data?.provider === 'simulated' ? (
+          <p className="wl-simulated" role="note" data-testid="buy-simulated">{t('buy.simulated')}</p>
+        ) : null}
         {limits.isPending ? (
           <div className="spinner" aria-label={tc('common.loading')} />
         ) : limits.isError ? (
@@ -81,6 +90,7 @@ export default function BuyUsdPage() {
               <p className="bt-sub" id="buy-amount-help">{t('buy.range', { min: displayMoney(limits.data.min), max: displayMoney(limits.data.max) })}</p>
             )}
             <p className="wl-facts">{t('buy.hint')}</p>
+            {formError ? <p className="field-error" role="alert" data-testid="buy-error">{formError}</p> : null}
             <Button type="submit" block busy={busy} data-testid="buy-submit">{t('buy.continue')}</Button>
           </form>
         )}
