@@ -28,6 +28,9 @@ export interface TronStandIn {
   transfer(to: string, value: bigint, from?: string): string;
   /** Several transfers in one transaction (event indexes 0, 1, …) in a new block. */
   transferMany(to: readonly string[], values: readonly bigint[], from?: string): string;
+  /** Until `indexEvents`, this transaction's events answer an empty list (TronGrid indexes a block after the node has it). */
+  hideEvents(txId: string): void;
+  indexEvents(txId: string): void;
   mine(blocks: number): void;
   head(): number;
   /** Removes the newest `depth` blocks and their events (a reorganisation; mine again after). */
@@ -52,6 +55,7 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
   const salt = id64(String(Math.random()));
   const blocks: Block[] = [{ number: 0, timestamp: GENESIS_TIME, id: id64(`genesis`) }];
   const events: Event[] = [];
+  const unindexed = new Set<string>();
   const apiKeys: string[] = [];
   let txSeq = 0;
 
@@ -112,7 +116,8 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
       }
       const txEvents = /^\/v1\/transactions\/([0-9a-fA-F]{64})\/events$/.exec(url.pathname);
       if (req.method === 'GET' && txEvents) {
-        const data = events.filter((e) => e.transaction_id === txEvents[1].toLowerCase()).map(eventJson);
+        const id = txEvents[1].toLowerCase();
+        const data = unindexed.has(id) ? [] : events.filter((e) => e.transaction_id === id).map(eventJson);
         return json(200, { data, success: true, meta: { at: Date.now(), page_size: data.length } });
       }
       const m = /^\/v1\/contracts\/([^/]+)\/events$/.exec(url.pathname);
@@ -149,6 +154,8 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
     url: `http://127.0.0.1:${port}`,
     token,
     transfer: (to, value, from) => transferMany([to], [value], from),
+    hideEvents: (txId) => unindexed.add(txId.replace(/^0x/, '').toLowerCase()),
+    indexEvents: (txId) => unindexed.delete(txId.replace(/^0x/, '').toLowerCase()),
     transferMany,
     mine(n) {
       for (let i = 0; i < n; i++) newBlock();

@@ -44,6 +44,8 @@ export const users = pgTable(
     /** Wrong payment passwords in a row; at 5 paying locks until pay_locked_until (15 minutes). */
     payPwdFailures: smallint('pay_pwd_failures').notNull().default(0),
     payLockedUntil: timestamp('pay_locked_until', { withTimezone: true }),
+    /** When a payment-password attempt was last claimed (checkPayPassword): claims older than a minute were left by a dead process. */
+    payPwdClaimedAt: timestamp('pay_pwd_claimed_at', { withTimezone: true }),
     selectedDataSource: text('selected_data_source'),
     /** ISO country of residence declared at registration. */
     country: text('country').notNull(),
@@ -796,6 +798,14 @@ export const withdrawals = pgTable(
     payoutRaw: text('payout_raw'),
     payoutFrom: text('payout_from'),
     payoutNonce: bigint('payout_nonce', { mode: 'number' }),
+    /** The chain's head when the hot wallet first signed this payout: where a search for what it paid starts. */
+    payoutSignedBlock: bigint('payout_signed_block', { mode: 'number' }),
+    /**
+     * Passes in a row that found the kept transaction nowhere, and since when: a lagging node says
+     * "not found" for a mined one, so the payout is never signed again on one such answer.
+     */
+    payoutAbsentReads: smallint('payout_absent_reads').notNull().default(0),
+    payoutAbsentSince: timestamp('payout_absent_since', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -405,8 +405,8 @@ export async function editPayPassword(
   deps.sessions.forgetUser(auth.user.id);
 }
 
-/** How long a payment-password check waits for the attempts being compared to end (see checkPayPassword). */
-const CLAIM_WAIT_MS = 10_000;
+/** How long a payment-password check waits for the attempts being compared to end before it answers "too many requests". */
+const CLAIM_WAIT_MS = 60_000;
 
 /** "2026-11-25 05:40 UTC": when a pay lock ends, in the message. */
 const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -420,8 +420,8 @@ const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T'
  * claims one of the attempts left (one conditional UPDATE; it counts as a failure until it is proved
  * right), and only then is the slow hash compared. So however many tries arrive at once, at most the
  * attempts left are compared: the others wait for one to end — a right one frees them, the last
- * wrong one locks paying and they are refused. Claims still open after CLAIM_WAIT_MS belong to a
- * process that died mid-check: they stay counted as failures, which locks paying.
+ * wrong one locks paying and they are refused. Claims left open for a minute belong to a process
+ * that died mid-check: they stay counted as failures, which locks paying.
  */
 export async function checkPayPassword(db: Database, userId: number, paidPwd: string): Promise<void> {
   const unlocked = sql`(${users.payLockedUntil} is null or ${users.payLockedUntil} <= now())`;
@@ -435,20 +435,22 @@ export async function checkPayPassword(db: Database, userId: number, paidPwd: st
   for (const started = Date.now(); ; ) {
     [claimed] = await db
       .update(users)
-      .set({ payPwdFailures: sql`${users.payPwdFailures} + 1` })
+      .set({ payPwdFailures: sql`${users.payPwdFailures} + 1`, payPwdClaimedAt: sql`now()` })
       .where(and(eq(users.id, userId), sql`${users.payPwdHash} is not null`, unlocked, sql`${users.payPwdFailures} < ${PAY_PWD_MAX_FAILURES}`))
       .returning({ h: users.payPwdHash, failures: users.payPwdFailures });
     if (claimed) break;
     const [row] = await db.select({ h: users.payPwdHash, lockedUntil: users.payLockedUntil }).from(users).where(eq(users.id, userId));
     if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
     if (row.lockedUntil && row.lockedUntil.getTime() > Date.now()) return locked();
-    if (Date.now() - started >= CLAIM_WAIT_MS) {
-      await db
-        .update(users)
-        .set({ payPwdFailures: 0, payLockedUntil: lockFor })
-        .where(and(eq(users.id, userId), unlocked, sql`${users.payPwdFailures} >= ${PAY_PWD_MAX_FAILURES}`));
-      return locked();
-    }
+    // No attempt claimed for a minute while none is left: their process died mid-check. They stay
+    // counted as failures, which locks paying.
+    const [stale] = await db
+      .update(users)
+      .set({ payPwdFailures: 0, payLockedUntil: lockFor })
+      .where(and(eq(users.id, userId), unlocked, sql`${users.payPwdFailures} >= ${PAY_PWD_MAX_FAILURES}`, sql`${users.payPwdClaimedAt} < now() - interval '1 minute'`))
+      .returning({ id: users.id });
+    if (stale) return locked();
+    if (Date.now() - started >= CLAIM_WAIT_MS) throw new AppError('RATE_LIMITED');
     // Every attempt left is being compared right now: wait for one to end.
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
   }

@@ -174,14 +174,13 @@ describe('payment password lockout', () => {
     await expect(checkPayPassword(t.database.db, id, '000000')).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left: 4 } });
   });
 
-  it('attempts claimed by a process that died mid-check count as failures: after the wait, paying locks', async () => {
+  it('attempts claimed by a process that died mid-check count as failures: a minute later, paying locks', async () => {
     const u = await registerUser(t);
     const id = await userIdOf(u);
-    // Five attempts claimed and never resolved (their process was killed between claim and answer).
-    await t.database.exec('update users set pay_pwd_hash = $2, pay_pwd_failures = 5 where id = $1', [id, await hashSecret('123456')]);
-    // It waits for them to end first (10 s), then counts them.
+    // Five attempts claimed a minute ago and never resolved (their process was killed between claim and answer).
+    await t.database.exec(`update users set pay_pwd_hash = $2, pay_pwd_failures = 5, pay_pwd_claimed_at = now() - interval '61 seconds' where id = $1`, [id, await hashSecret('123456')]);
     await expect(checkPayPassword(t.database.db, id, '123456')).rejects.toMatchObject({ errorName: 'PAY_LOCKED' });
     const [row] = await t.database.exec<{ failures: number; locked: boolean }>('select pay_pwd_failures as failures, pay_locked_until > now() as locked from users where id = $1', [id]);
     expect(row).toMatchObject({ failures: 0, locked: true });
-  }, 30_000);
+  });
 });

@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
+import { startRpcProxy } from '../../test/rpc-proxy';
 import { verifyLedger } from '../wallet';
 import { payoutChainsOf } from './chains';
 import { hotWalletOf, type HotWallet } from './hot-wallet';
@@ -18,6 +19,7 @@ import { payingUser } from './test-helpers';
 const CONFIRMATIONS = 2;
 const USDT = 10n ** 18n;
 const PAYEE = (n: number) => getAddress(`0x${`beef${n}`.repeat(8)}`);
+const PAYEE_B = getAddress(`0x${'beefb'.repeat(8)}`);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 let chain: LocalChain;
@@ -49,7 +51,9 @@ afterAll(async () => {
 });
 
 const ops = (name: string, ...args: string[]) => WITHDRAW_OPS.commands[name].run(t.database, args, () => undefined, t.config);
-const pass = (wallet: HotWallet = hot) => payoutPass(t.database.db, payoutChainsOf(t.config), wallet);
+/** A kept payout missing from the node is let go after 3 such passes here, without the production rule's 2 minutes. */
+const QUICK_LET_GO = { absentReads: 3, absentForMs: 0 };
+const pass = (wallet: HotWallet = hot, chains = payoutChainsOf(t.config)) => payoutPass(t.database.db, chains, wallet, { letGo: QUICK_LET_GO });
 let seq = 0;
 async function approved(to: Address, amount: string, funds = 100_000_000n): Promise<{ u: RegisteredUser; id: number }> {
   const u = await payingUser(t, funds);
@@ -81,6 +85,64 @@ async function transfersTo(to: Address): Promise<bigint[]> {
 }
 
 describe('hot-wallet payouts (BEP20)', () => {
+  it('a node that answers "not found" for our mined payout never makes it signed again: paid once', async () => {
+    await token.send(hot.address, 100n * USDT);
+    // The same node behind a stand-in that loses a mined payout: once, or for every read.
+    const proxy = await startRpcProxy(chain.url);
+    const lagging = payoutChainsOf({ ...t.config, BSC_RPC_URL: proxy.url });
+    const laggingHot = hotWalletOf({ url: proxy.url, token: token.address, privateKey: HOT_KEY });
+    try {
+      const once = await approved(PAYEE(8), '12');
+      expect(await pass()).toMatchObject({ signed: 1 });
+      const first = await detail(once.u, once.id);
+      await chain.mine(CONFIRMATIONS);
+      proxy.hideTransaction(first.txHash!, 1);
+      // The one "not found" falls on the hot wallet's look: nothing is signed again; settling, which
+      // reads it next, completes it.
+      expect(await pass(laggingHot, lagging)).toMatchObject({ signed: 0, resigned: 0 });
+      expect(proxy.hiddenAnswers).toBe(1);
+      expect(await pass()).toMatchObject({ signed: 0, resigned: 0 });
+      expect(await detail(once.u, once.id)).toMatchObject({ state: 'completed', txHash: first.txHash });
+      expect(await transfersTo(PAYEE(8))).toEqual([12n * USDT]);
+
+      // Lost for longer: after the reads the rule asks for, the transfer it made is found by what it
+      // moved, so it is left to the operator instead of being signed again.
+      const lost = await approved(PAYEE(9), '13');
+      expect(await pass()).toMatchObject({ signed: 1 });
+      const second = await detail(lost.u, lost.id);
+      await chain.mine(CONFIRMATIONS);
+      proxy.hideTransaction(second.txHash!, 1_000);
+      for (let i = 0; i < 2; i++) expect(await pass(laggingHot, lagging)).toMatchObject({ signed: 0, resigned: 0, doubtful: 0, completed: 0 });
+      expect(await pass(laggingHot, lagging)).toMatchObject({ signed: 0, resigned: 0, doubtful: 1, completed: 0 });
+      const [row] = await t.database.exec<{ payout_check: string }>('select payout_check from withdrawals where id = $1', [lost.id]);
+      expect(row.payout_check).toContain(`moved 13.000000 USDT from the hot wallet to ${PAYEE(9)}: not signed again`);
+      expect(await detail(lost.u, lost.id)).toMatchObject({ state: 'processing', txHash: second.txHash });
+      // The node catches up: completed with the one transaction.
+      expect(await pass()).toMatchObject({ completed: 1, signed: 0 });
+      expect(await detail(lost.u, lost.id)).toMatchObject({ state: 'completed', txHash: second.txHash });
+      expect(await transfersTo(PAYEE(9))).toEqual([13n * USDT]);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('a hot wallet that fails (a send refused) does not keep confirmed payouts from completing', async () => {
+    await token.send(hot.address, 100n * USDT);
+    const done = await approved(PAYEE(0), '11');
+    expect(await pass()).toMatchObject({ signed: 1 });
+    await chain.mine(CONFIRMATIONS);
+    const next = await approved(PAYEE_B, '12');
+    const refusing: HotWallet = { ...hot, send: () => Promise.reject(new Error('replacement transaction underpriced')) };
+    await expect(pass(refusing)).rejects.toThrow('replacement transaction underpriced');
+    expect(await detail(done.u, done.id)).toMatchObject({ state: 'completed' });
+    // The refused one was kept: the next pass sends those bytes.
+    expect(await pass()).toMatchObject({ resent: 1, signed: 0 });
+    await chain.mine(CONFIRMATIONS);
+    expect(await pass()).toMatchObject({ completed: 1 });
+    expect(await detail(next.u, next.id)).toMatchObject({ state: 'completed' });
+    expect(await transfersTo(PAYEE_B)).toEqual([12n * USDT]);
+  });
+
   it('pays an approved withdrawal, completes it at its confirmations, once', async () => {
     await token.send(hot.address, 1000n * USDT);
     const to = PAYEE(1);
@@ -121,6 +183,9 @@ describe('hot-wallet payouts (BEP20)', () => {
     expect(await pass()).toMatchObject({ resent: 0, resigned: 0, signed: 0 });
     expect(await detail(u, id)).toMatchObject({ state: 'processing', txHash: kept.txHash });
     await chain.mine(1);
+    // Missing on several passes (a lagging node answers "not found" too), and nothing paid the
+    // address since the first signing: only then is it signed again.
+    expect(await pass()).toMatchObject({ resigned: 0, signed: 0 });
     expect(await pass()).toMatchObject({ resigned: 1, signed: 1 });
     const again = await detail(u, id);
     expect(again.txHash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -152,7 +217,12 @@ describe('hot-wallet payouts (BEP20)', () => {
     } finally {
       await chain.rpc('evm_setAutomine', [true]);
     }
-    await chain.mine(CONFIRMATIONS + 1);
+    // Reverted at depth 1 is not yet failed: a reorganisation may still take it out.
+    await chain.mine(1);
+    expect(await pass()).toMatchObject({ failed: 0 });
+    expect(await detail(second.u, second.id)).toMatchObject({ state: 'processing' });
+    expect(await info(second.u)).toMatchObject({ pendingTransfer: String(half + 3n) + '.000000' });
+    await chain.mine(CONFIRMATIONS);
     expect(await pass()).toMatchObject({ completed: 1, failed: 1 });
     expect(await detail(first.u, first.id)).toMatchObject({ state: 'completed' });
     const failed = await detail(second.u, second.id);

@@ -6,7 +6,10 @@
 // same nonce: it can land once at most. Nothing else ever signs for that withdrawal — unless that
 // nonce was spent by another transaction of the same key (someone used it outside the platform):
 // then the kept one can never land, and once the other has its confirmations the withdrawal is
-// signed again with a fresh nonce.
+// signed again with a fresh nonce. "Spent by another" is never concluded from one "not found": a
+// lagging or load-balanced node answers that for our own mined payout. The kept transaction must be
+// missing on several passes over minutes, and no USDT transfer from the hot wallet to that address
+// for that amount may exist since the first signing; otherwise the pass waits and says why.
 import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney } from '@lq/contracts';
 import {
@@ -15,6 +18,7 @@ import {
   http,
   keccak256,
   parseAbi,
+  parseAbiItem,
   type Address,
   type Hex,
   type PublicClient,
@@ -24,6 +28,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ChainUnavailableError } from '../deposits';
 import { rawOf, usdtOf } from './payout';
 
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
 /** A token transfer's gas, with room (USDT's transfer uses ~35–52k). */
 const TRANSFER_GAS = 100_000n;
@@ -44,6 +49,10 @@ export interface HotWallet {
   sign(to: Address, raw: bigint, nonce: number): Promise<{ raw: Hex; hash: Hex }>;
   /** Sends signed bytes; a node that already has them is fine. */
   send(raw: Hex, hash: Hex): Promise<void>;
+  /** The newest block number. */
+  head(): Promise<number>;
+  /** Hashes of the wallet's USDT transfers of exactly `raw` to `to` in blocks from `fromBlock` on. */
+  transfersTo(to: Address, raw: bigint, fromBlock: number): Promise<string[]>;
 }
 
 export interface HotWalletOptions {
@@ -91,6 +100,12 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
       const signed = await account.signTransaction({ type: 'legacy', chainId, nonce, to: options.token, data, gas: TRANSFER_GAS, gasPrice, value: 0n });
       return { raw: signed, hash: keccak256(signed) };
     },
+    head: () => guarded('eth_blockNumber', async () => Number(await client.getBlockNumber({ cacheTime: 0 }))),
+    transfersTo: (to, raw, fromBlock) =>
+      guarded('eth_getLogs', async () => {
+        const logs = await client.getLogs({ address: options.token, event: TRANSFER, args: { from: account.address, to }, fromBlock: BigInt(fromBlock), toBlock: 'latest', strict: true });
+        return logs.filter((l) => !l.removed && l.args.value === raw && l.transactionHash !== null).map((l) => l.transactionHash.toLowerCase());
+      }),
     async send(raw, hash) {
       try {
         await client.sendRawTransaction({ serializedTransaction: raw });
@@ -114,7 +129,18 @@ export interface HotPayoutResult {
   resigned: number;
   /** Waiting for the wallet to hold enough USDT. */
   short: number;
+  /** Kept transactions the node does not find although a transfer of theirs may have been paid: left for the operator. */
+  doubtful: number;
 }
+
+/** When a kept transaction missing from the node may be taken for never landing (see the file's comment). */
+export interface LetGoRule {
+  /** Passes in a row that found it nowhere. */
+  absentReads: number;
+  /** Over at least this long. */
+  absentForMs: number;
+}
+export const LET_GO_RULE: LetGoRule = { absentReads: 3, absentForMs: 120_000 };
 
 interface SendRow {
   id: string | number;
@@ -123,6 +149,7 @@ interface SendRow {
   tx_hash: string | null;
   payout_raw: string | null;
   payout_nonce: string | number | null;
+  payout_signed_block: string | number | null;
 }
 
 /**
@@ -136,27 +163,54 @@ export async function payFromHotWallet(
   wallet: HotWallet,
   isOnChain: (hash: string) => Promise<boolean>,
   confirmations: number,
-  limit = 50,
+  options: { limit?: number; letGo?: LetGoRule; log?: (detail: string) => void } = {},
 ): Promise<HotPayoutResult> {
-  const result: HotPayoutResult = { signed: 0, resent: 0, resigned: 0, short: 0 };
+  const { limit = 50, letGo = LET_GO_RULE } = options;
+  const result: HotPayoutResult = { signed: 0, resent: 0, resigned: 0, short: 0, doubtful: 0 };
   const kept = rowsOf<SendRow>(
-    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw, payout_nonce from withdrawals
+    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw, payout_nonce, payout_signed_block from withdrawals
         where status = 'processing' and payout = 'hot-wallet' and payout_from = ${wallet.address} and payout_raw is not null
         order by payout_nonce`),
   );
   let spent: { mined: number; settled: number } | undefined;
   for (const row of kept) {
-    if (await isOnChain(row.tx_hash!)) continue;
-    const nonce = Number(row.payout_nonce);
-    spent ??= await wallet.spentNonces(confirmations);
-    if (nonce < spent.mined) {
-      // Not on chain, yet its nonce is spent: another transaction of this key took it.
-      if (nonce < spent.settled && (await letGoOfSpentNonce(db, Number(row.id), row.tx_hash!, nonce))) result.resigned++;
-      else await db.execute(sql`update withdrawals set payout_check = ${`nonce ${nonce} was spent by another transaction of ${wallet.address}; signed again once that one has ${confirmations} confirmations`}, checked_at = now() where id = ${Number(row.id)} and tx_hash = ${row.tx_hash}`);
+    const id = Number(row.id);
+    const txHash = row.tx_hash!;
+    if (await isOnChain(txHash)) {
+      await db.execute(sql`update withdrawals set payout_absent_reads = 0, payout_absent_since = null where id = ${id} and tx_hash = ${txHash} and payout_absent_reads > 0`);
       continue;
     }
-    await wallet.send(row.payout_raw as Hex, row.tx_hash as Hex);
-    result.resent++;
+    const nonce = Number(row.payout_nonce);
+    spent ??= await wallet.spentNonces(confirmations);
+    if (nonce >= spent.mined) {
+      await wallet.send(row.payout_raw as Hex, txHash as Hex);
+      result.resent++;
+      continue;
+    }
+    // Not found, yet its nonce is spent: another transaction of this key took it — or the node is
+    // lagging behind our own mined payout. Counted, and decided only on several reads over time.
+    const [absent] = rowsOf<{ reads: number; since: Date | string }>(
+      await db.execute(sql`update withdrawals set payout_absent_reads = payout_absent_reads + 1, payout_absent_since = coalesce(payout_absent_since, now())
+          where id = ${id} and tx_hash = ${txHash} returning payout_absent_reads as reads, payout_absent_since as since`),
+    );
+    if (!absent) continue;
+    const absentMs = Date.now() - new Date(absent.since).getTime();
+    const note = (text: string) => db.execute(sql`update withdrawals set payout_check = ${text}, checked_at = now() where id = ${id} and tx_hash = ${txHash}`);
+    if (nonce >= spent.settled || absent.reads < letGo.absentReads || absentMs < letGo.absentForMs) {
+      await note(`${txHash} not found (${absent.reads} reads); nonce ${nonce} is spent on chain: waiting, signed again only if it stays missing and nothing paid ${row.address}`);
+      continue;
+    }
+    // Before anything is signed again: did any transfer of the hot wallet pay this address this amount?
+    const { decimals } = await wallet.tokenBalance();
+    const paid = await wallet.transfersTo(row.address as Address, rawOf(BigInt(row.amount), decimals), Number(row.payout_signed_block ?? 0));
+    if (paid.length > 0) {
+      const detail = `${txHash} not found, but ${paid.join(', ')} moved ${formatMoney(BigInt(row.amount))} USDT from the hot wallet to ${row.address}: not signed again; check it and enter the hash that pays it`;
+      await note(detail);
+      options.log?.(`withdrawal ${id}: ${detail}`);
+      result.doubtful++;
+      continue;
+    }
+    if (await letGoOfSpentNonce(db, id, txHash, nonce)) result.resigned++;
   }
 
   const due = rowsOf<SendRow>(
@@ -175,6 +229,7 @@ export async function payFromHotWallet(
       break; // the rest wait too, in order, until the operator tops the wallet up
     }
     const nodeNonce = await wallet.pendingNonce();
+    const head = await wallet.head();
     const signed = await db.transaction(async (tx) => {
       const [still] = rowsOf<{ id: string | number }>(
         await tx.execute(sql`select id from withdrawals where id = ${id} and status = 'processing' and tx_hash is null and payout is null for update`),
@@ -184,7 +239,8 @@ export async function payFromHotWallet(
       const nonce = Math.max(nodeNonce, last.n === null ? 0 : Number(last.n) + 1);
       const s = await wallet.sign(row.address as Address, raw, nonce);
       await tx.execute(sql`update withdrawals set payout = 'hot-wallet', payout_from = ${wallet.address}, payout_nonce = ${nonce}, payout_raw = ${s.raw},
-            tx_hash = ${s.hash.toLowerCase()}, payout_check = ${`signed with nonce ${nonce}, sending`}, checked_at = now(), updated_at = now()
+            tx_hash = ${s.hash.toLowerCase()}, payout_check = ${`signed with nonce ${nonce}, sending`}, checked_at = now(), updated_at = now(),
+            payout_signed_block = coalesce(payout_signed_block, ${head}), payout_absent_reads = 0, payout_absent_since = null
           where id = ${id}`);
       return s;
     });
@@ -202,6 +258,7 @@ export async function payFromHotWallet(
  */
 async function letGoOfSpentNonce(db: Database, id: number, txHash: string, nonce: number): Promise<boolean> {
   const note = `nonce ${nonce} was spent by another transaction of the hot wallet; ${txHash} can never land, signing again`;
+  // payout_signed_block stays: a later search for what was paid starts at the first signing.
   const [row] = rowsOf<{ id: string | number }>(
     await db.execute(sql`update withdrawals set payout = null, payout_from = null, payout_nonce = null, payout_raw = null, tx_hash = null,
           payout_check = ${note}, checked_at = now(), updated_at = now()

@@ -164,4 +164,29 @@ describe('manual payout on TRC20', () => {
     expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: tx });
     expect(await info(u)).toMatchObject({ processedTransfer: '15.500000', pendingTransfer: '0.000000' });
   });
+
+  it('a paid transaction whose events are not indexed yet waits: its hash is kept, and it completes once they are', async () => {
+    const { u, id } = await approvedWithdrawal('TRC20', TRON_TO, '11');
+    const tx = tron.transfer(TRON_TO_HEX, 11_000_000n);
+    tron.hideEvents(tx);
+    // In a block, no events yet: waiting, not "pays no USDT" (which would clear the hash and let the
+    // withdrawal be rejected after the money left).
+    expect(await ops('withdraw:paid', String(id), tx)).toContain('no USDT transfer seen yet');
+    expect(await settle()).toMatchObject({ refused: 0, completed: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'processing', txHash: tx });
+    tron.mine(2);
+    tron.indexEvents(tx);
+    expect(await settle()).toMatchObject({ completed: 1, refused: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'completed', txHash: tx });
+  });
+
+  it('a transaction still without events past its confirmations is refused: nothing it moved was ours', async () => {
+    const { u, id } = await approvedWithdrawal('TRC20', TRON_TO, '10.5');
+    const tx = tron.transfer(TRON_TO_HEX, 10_500_000n);
+    tron.hideEvents(tx);
+    expect(await ops('withdraw:paid', String(id), tx)).toContain('no USDT transfer seen yet');
+    tron.mine(2);
+    expect(await settle()).toMatchObject({ refused: 1, completed: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'processing', txHash: null });
+  });
 });

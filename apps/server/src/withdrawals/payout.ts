@@ -3,11 +3,13 @@
 // withdrawal's address: then the hold is posted (the money leaves the platform's books) in the same
 // transaction as the state. A manual transaction that pays something else is refused and its hash
 // cleared, so the operator can enter the right one; the withdrawal stays held meanwhile. A
-// hot-wallet transaction that reverted moved nothing: the withdrawal fails and the hold is voided.
+// hot-wallet transaction that reverted moved nothing: with its confirmations, the withdrawal fails
+// and the hold is voided. Nothing is concluded before the confirmations from a revert or from an
+// answer without transfers (an events API indexes late): those wait.
 import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
 import { AppError, formatMoney, MONEY_DECIMALS, type DepositNetwork } from '@lq/contracts';
 import type { Hex } from 'viem';
-import type { DepositChain } from '../deposits';
+import { ChainUnavailableError, type DepositChain } from '../deposits';
 import { tronAddressBytes } from '../platform/chain-address';
 import { postPending, voidPending } from '../wallet';
 
@@ -42,18 +44,29 @@ export async function checkPayout(
   on: { chain: DepositChain; confirmations: number },
   w: { address: string; amount: bigint; txHash: string },
 ): Promise<PayoutCheck> {
+  // The head first: when the transaction (and its events) are read after it, a transaction past its
+  // confirmations at that head was read as final.
+  const head = await on.chain.head();
   const tx = await on.chain.transaction(w.txHash);
   if (!tx) return { verdict: 'waiting', detail: `transaction ${w.txHash} not on chain yet` };
-  if (!tx.succeeded) return { verdict: 'mismatch', detail: `transaction ${w.txHash} failed on chain: it moved nothing` };
+  const seen = Math.max(head - tx.blockNumber + 1, 0);
+  const final = seen >= on.confirmations;
+  // A revert is a verdict only with its confirmations: a reorganisation may still take it out.
+  if (!tx.succeeded) {
+    if (!final) return { verdict: 'waiting', detail: `transaction ${w.txHash} reverted at ${seen}/${on.confirmations} confirmations; failed if it stays so` };
+    return { verdict: 'mismatch', detail: `transaction ${w.txHash} failed on chain: it moved nothing` };
+  }
   const decimals = await on.chain.decimals();
   const to = addressHexOf(network, w.address);
   const want = rawOf(w.amount, decimals);
   if (!tx.transfers.some((t) => t.toHex === to && t.raw === want)) {
+    // No events yet is not "pays nothing": an events API (TronGrid) indexes a block after the node
+    // has it. Only past its confirmations, read again, is an empty answer a verdict.
+    if (tx.transfers.length === 0 && !final) return { verdict: 'waiting', detail: `transaction ${w.txHash}: no USDT transfer seen yet (${seen}/${on.confirmations} confirmations)` };
     const paid = tx.transfers.map((t) => `${usdtOf(t.raw, decimals)} USDT to ${t.toHex}`).join('; ') || 'no USDT at all';
     return { verdict: 'mismatch', detail: `transaction ${w.txHash} pays ${paid}, not ${formatMoney(w.amount)} USDT to ${w.address}` };
   }
-  const seen = (await on.chain.head()) - tx.blockNumber + 1;
-  if (seen < on.confirmations) return { verdict: 'waiting', detail: `${Math.max(seen, 0)}/${on.confirmations} confirmations` };
+  if (!final) return { verdict: 'waiting', detail: `${seen}/${on.confirmations} confirmations` };
   return { verdict: 'confirmed', detail: `${seen} confirmations` };
 }
 
@@ -131,6 +144,8 @@ export interface SettleResult {
   refused: number;
   /** Hot-wallet payouts that failed on chain: the withdrawal failed, the hold voided. */
   failed: number;
+  /** Networks whose endpoint failed this pass (their payouts wait for the next). */
+  unreachable: DepositNetwork[];
 }
 
 /**
@@ -142,12 +157,20 @@ export async function settlePayouts(db: Database, chains: PayoutChains, limit = 
   const rows = rowsOf<PayoutRow>(
     await db.execute(sql`select ${PAYOUT_COLUMNS} from withdrawals where status = 'processing' and tx_hash is not null order by checked_at nulls first, id limit ${limit}`),
   );
-  const result: SettleResult = { checked: 0, completed: 0, refused: 0, failed: 0 };
+  const result: SettleResult = { checked: 0, completed: 0, refused: 0, failed: 0, unreachable: [] };
   for (const row of rows) {
     const on = chains[row.network];
-    if (!on || !row.tx_hash) continue;
+    // A network whose endpoint failed this pass is left until the next; the others settle.
+    if (!on || !row.tx_hash || result.unreachable.includes(row.network)) continue;
     const id = Number(row.id);
-    const check = await checkPayout(row.network, on, { address: row.address, amount: BigInt(row.amount), txHash: row.tx_hash });
+    let check: PayoutCheck;
+    try {
+      check = await checkPayout(row.network, on, { address: row.address, amount: BigInt(row.amount), txHash: row.tx_hash });
+    } catch (e) {
+      if (!(e instanceof ChainUnavailableError)) throw e;
+      result.unreachable.push(row.network);
+      continue;
+    }
     result.checked++;
     if (check.verdict === 'confirmed') {
       if (await endPayout(db, id, row.tx_hash, 'completed', check.detail)) result.completed++;
@@ -159,7 +182,8 @@ export async function settlePayouts(db: Database, chains: PayoutChains, limit = 
           where id = ${id} and status = 'processing' and tx_hash = ${row.tx_hash}`);
       result.refused++;
     } else {
-      await db.execute(sql`update withdrawals set payout_check = ${check.detail}, checked_at = now() where id = ${id} and tx_hash = ${row.tx_hash}`);
+      // A kept payout the node does not find is the hot-wallet pass's to describe (payout_absent_reads).
+      await db.execute(sql`update withdrawals set payout_check = ${check.detail}, checked_at = now() where id = ${id} and tx_hash = ${row.tx_hash} and payout_absent_reads = 0`);
     }
   }
   return result;
