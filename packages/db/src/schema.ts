@@ -806,6 +806,11 @@ export const withdrawals = pgTable(
      */
     payoutAbsentReads: smallint('payout_absent_reads').notNull().default(0),
     payoutAbsentSince: timestamp('payout_absent_since', { withTimezone: true }),
+    /** The kept transaction's gas price (wei, decimal text) and when it was signed: a payout stuck unmined is replaced at the same nonce with a higher one. */
+    payoutGasPrice: text('payout_gas_price'),
+    payoutSignedAt: timestamp('payout_signed_at', { withTimezone: true }),
+    /** Hashes of the transactions it replaced at the same nonce: any one of them may be the one mined. */
+    payoutEarlierHashes: text('payout_earlier_hashes').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

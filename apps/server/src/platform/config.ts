@@ -151,6 +151,10 @@ export const configSchema = z.object({
   DEPOSIT_POLL_SECONDS: positiveInt(10),
   /** How approved withdrawals are paid: `manual` (the operator sends and enters the hash) or `hot-wallet` (BEP20 sent by this server; TRC20 stays manual). */
   WITHDRAW_PAYOUT: z.enum(['manual', 'hot-wallet']).default('manual'),
+  /** A hot-wallet payout still unmined this long after it was signed is replaced at the same nonce with a gas price 12.5 % higher. */
+  HOT_WALLET_REPLACE_AFTER_SECONDS: positiveInt(180),
+  /** The highest gas price a replacement may offer, in gwei: above it the payout waits and the operator is told. */
+  HOT_WALLET_MAX_GAS_GWEI: z.coerce.number().positive().max(10_000).default(20),
   /** The hot wallet's private key (0x + 64 hex digits) for WITHDRAW_PAYOUT=hot-wallet; never logged nor shown. */
   HOT_WALLET_KEY: z
     .string()

@@ -424,6 +424,31 @@ const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T'
  * that died mid-check: they stay counted as failures, which locks paying.
  */
 export async function checkPayPassword(db: Database, userId: number, paidPwd: string): Promise<void> {
+  // In this process, no more tries of one user at once than attempts can be claimed: the others
+  // wait here in order (the database's claims still decide across processes).
+  const release = await payCheckSlot(userId);
+  try {
+    await checkPayPasswordClaimed(db, userId, paidPwd);
+  } finally {
+    release();
+  }
+}
+
+const payCheckSlots = new Map<number, { running: number; waiting: (() => void)[] }>();
+async function payCheckSlot(userId: number): Promise<() => void> {
+  let slots = payCheckSlots.get(userId);
+  if (!slots) payCheckSlots.set(userId, (slots = { running: 0, waiting: [] }));
+  const s = slots;
+  if (s.running >= PAY_PWD_MAX_FAILURES) await new Promise<void>((resolve) => s.waiting.push(resolve));
+  else s.running++;
+  return () => {
+    const next = s.waiting.shift();
+    if (next) next(); // the slot passes to the next in line
+    else if (--s.running === 0) payCheckSlots.delete(userId);
+  };
+}
+
+async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: string): Promise<void> {
   const unlocked = sql`(${users.payLockedUntil} is null or ${users.payLockedUntil} <= now())`;
   const lockFor = sql`now() + make_interval(mins => ${PAY_LOCK_MINUTES})`;
   const locked = async (): Promise<never> => {

@@ -132,8 +132,15 @@ describe('hot-wallet payouts (BEP20)', () => {
     expect(await pass()).toMatchObject({ signed: 1 });
     await chain.mine(CONFIRMATIONS);
     const next = await approved(PAYEE_B, '12');
-    const refusing: HotWallet = { ...hot, send: () => Promise.reject(new Error('replacement transaction underpriced')) };
-    await expect(pass(refusing)).rejects.toThrow('replacement transaction underpriced');
+    // The node (behind the JSON-RPC stand-in) refuses the next raw transaction.
+    const proxy = await startRpcProxy(chain.url);
+    try {
+      proxy.refuseSends(1, 'replacement transaction underpriced');
+      const refusing = hotWalletOf({ url: proxy.url, token: token.address, privateKey: HOT_KEY });
+      await expect(pass(refusing)).rejects.toThrow('BSC eth_sendRawTransaction');
+    } finally {
+      await proxy.stop();
+    }
     expect(await detail(done.u, done.id)).toMatchObject({ state: 'completed' });
     // The refused one was kept: the next pass sends those bytes.
     expect(await pass()).toMatchObject({ resent: 1, signed: 0 });
@@ -141,6 +148,40 @@ describe('hot-wallet payouts (BEP20)', () => {
     expect(await pass()).toMatchObject({ completed: 1 });
     expect(await detail(next.u, next.id)).toMatchObject({ state: 'completed' });
     expect(await transfersTo(PAYEE_B)).toEqual([12n * USDT]);
+  });
+
+  it('a payout stuck unmined is replaced at the same nonce for a higher gas price, up to the ceiling; paid once', async () => {
+    await token.send(hot.address, 100n * USDT);
+    const to = getAddress(`0x${'cafe5'.repeat(8)}`);
+    const { u, id } = await approved(to, '14');
+    const chains = payoutChainsOf(t.config);
+    const at = (replace: { afterMs: number; maxGasPrice: bigint }) => payoutPass(t.database.db, chains, hot, { letGo: QUICK_LET_GO, replace });
+    const priceOf = async () => (await t.database.exec<{ p: string }>('select payout_gas_price as p from withdrawals where id = $1', [id]))[0].p;
+    await chain.rpc('evm_setAutomine', [false]);
+    try {
+      expect(await pass()).toMatchObject({ signed: 1 });
+      const first = await detail(u, id);
+      const firstPrice = BigInt(await priceOf());
+      // Not stuck long enough: sent again as it is.
+      expect(await at({ afterMs: 60_000, maxGasPrice: firstPrice * 10n })).toMatchObject({ resent: 1, replaced: 0 });
+      // A ceiling below the raise: not replaced, the operator is told.
+      expect(await at({ afterMs: 0, maxGasPrice: firstPrice })).toMatchObject({ resent: 1, replaced: 0 });
+      const [capped] = await t.database.exec<{ payout_check: string }>('select payout_check from withdrawals where id = $1', [id]);
+      expect(capped.payout_check).toContain('above the ceiling');
+      // Replaced: the same nonce, 12.5 % more gas, the first hash kept as an earlier one.
+      expect(await at({ afterMs: 0, maxGasPrice: firstPrice * 10n })).toMatchObject({ replaced: 1, resent: 0, signed: 0 });
+      const second = await detail(u, id);
+      expect(second.txHash).not.toBe(first.txHash);
+      expect(BigInt(await priceOf())).toBeGreaterThanOrEqual(firstPrice + firstPrice / 8n);
+      const [row] = await t.database.exec<{ earlier: string[] | string }>('select payout_earlier_hashes as earlier from withdrawals where id = $1', [id]);
+      expect(String(row.earlier)).toContain(first.txHash!);
+    } finally {
+      await chain.rpc('evm_setAutomine', [true]);
+    }
+    await chain.mine(CONFIRMATIONS);
+    expect(await pass()).toMatchObject({ completed: 1, signed: 0 });
+    expect(await detail(u, id)).toMatchObject({ state: 'completed' });
+    expect(await transfersTo(to)).toEqual([14n * USDT]);
   });
 
   it('pays an approved withdrawal, completes it at its confirmations, once', async () => {

@@ -45,8 +45,8 @@ export interface HotWallet {
   spentNonces(confirmations: number): Promise<{ mined: number; settled: number }>;
   /** The wallet's USDT, in the token's units, and the token's decimals. */
   tokenBalance(): Promise<{ raw: bigint; decimals: number }>;
-  /** A signed USDT transfer: its bytes and hash (nothing is sent). */
-  sign(to: Address, raw: bigint, nonce: number): Promise<{ raw: Hex; hash: Hex }>;
+  /** A signed USDT transfer at the node's gas price, or `minGasPrice` if higher: its bytes, hash and gas price (nothing is sent). */
+  sign(to: Address, raw: bigint, nonce: number, minGasPrice?: bigint): Promise<{ raw: Hex; hash: Hex; gasPrice: bigint }>;
   /** Sends signed bytes; a node that already has them is fine. */
   send(raw: Hex, hash: Hex): Promise<void>;
   /** The newest block number. */
@@ -93,12 +93,13 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
       const raw = await guarded('balanceOf()', () => client.readContract({ address: options.token, abi: ERC20, functionName: 'balanceOf', args: [account.address] }));
       return { raw, decimals };
     },
-    async sign(to, raw, nonce) {
+    async sign(to, raw, nonce, minGasPrice = 0n) {
       chainId ??= await guarded('eth_chainId', () => client.getChainId());
-      const gasPrice = await guarded('eth_gasPrice', () => client.getGasPrice());
+      const nodePrice = await guarded('eth_gasPrice', () => client.getGasPrice());
+      const gasPrice = nodePrice > minGasPrice ? nodePrice : minGasPrice;
       const data = encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to, raw] });
       const signed = await account.signTransaction({ type: 'legacy', chainId, nonce, to: options.token, data, gas: TRANSFER_GAS, gasPrice, value: 0n });
-      return { raw: signed, hash: keccak256(signed) };
+      return { raw: signed, hash: keccak256(signed), gasPrice };
     },
     head: () => guarded('eth_blockNumber', async () => Number(await client.getBlockNumber({ cacheTime: 0 }))),
     transfersTo: (to, raw, fromBlock) =>
@@ -131,7 +132,18 @@ export interface HotPayoutResult {
   short: number;
   /** Kept transactions the node does not find although a transfer of theirs may have been paid: left for the operator. */
   doubtful: number;
+  /** Stuck unmined: replaced at the same nonce with a higher gas price. */
+  replaced: number;
 }
+
+/** When a kept transaction still unmined is replaced, and how high its gas price may go. */
+export interface ReplaceRule {
+  afterMs: number;
+  maxGasPrice: bigint;
+}
+export const REPLACE_RULE: ReplaceRule = { afterMs: 180_000, maxGasPrice: 20_000_000_000n };
+/** A node takes a replacement at the same nonce only for a higher price (geth: +10 %); 12.5 % clears it. */
+const raised = (price: bigint) => price + (price + 7n) / 8n;
 
 /** When a kept transaction missing from the node may be taken for never landing (see the file's comment). */
 export interface LetGoRule {
@@ -150,7 +162,14 @@ interface SendRow {
   payout_raw: string | null;
   payout_nonce: string | number | null;
   payout_signed_block: string | number | null;
+  payout_gas_price: string | null;
+  payout_signed_at: Date | string | null;
+  payout_earlier_hashes: string[] | string | null;
 }
+
+/** A text[] as the drivers give it: an array (PostgreSQL) or its text form (`{a,b}`). */
+const hashesOf = (v: string[] | string | null): string[] =>
+  Array.isArray(v) ? v : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : [];
 
 /**
  * One pass: first every kept transaction not yet on chain is sent again (a crash between commit and
@@ -163,12 +182,13 @@ export async function payFromHotWallet(
   wallet: HotWallet,
   isOnChain: (hash: string) => Promise<boolean>,
   confirmations: number,
-  options: { limit?: number; letGo?: LetGoRule; log?: (detail: string) => void } = {},
+  options: { limit?: number; letGo?: LetGoRule; replace?: ReplaceRule; log?: (detail: string) => void } = {},
 ): Promise<HotPayoutResult> {
-  const { limit = 50, letGo = LET_GO_RULE } = options;
-  const result: HotPayoutResult = { signed: 0, resent: 0, resigned: 0, short: 0, doubtful: 0 };
+  const { limit = 50, letGo = LET_GO_RULE, replace = REPLACE_RULE } = options;
+  const result: HotPayoutResult = { signed: 0, resent: 0, resigned: 0, short: 0, doubtful: 0, replaced: 0 };
   const kept = rowsOf<SendRow>(
-    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw, payout_nonce, payout_signed_block from withdrawals
+    await db.execute(sql`select id, address, amount::text as amount, tx_hash, payout_raw, payout_nonce, payout_signed_block,
+          payout_gas_price, payout_signed_at, payout_earlier_hashes from withdrawals
         where status = 'processing' and payout = 'hot-wallet' and payout_from = ${wallet.address} and payout_raw is not null
         order by payout_nonce`),
   );
@@ -183,8 +203,23 @@ export async function payFromHotWallet(
     const nonce = Number(row.payout_nonce);
     spent ??= await wallet.spentNonces(confirmations);
     if (nonce >= spent.mined) {
+      // Unmined: sent again as it is, or, stuck for long, replaced at the same nonce for a higher price.
+      const signedAt = row.payout_signed_at ? new Date(row.payout_signed_at).getTime() : 0;
+      if (Date.now() - signedAt >= replace.afterMs && (await replaceStuck(db, wallet, row, replace, options.log))) {
+        result.replaced++;
+        continue;
+      }
       await wallet.send(row.payout_raw as Hex, txHash as Hex);
       result.resent++;
+      continue;
+    }
+    // Mined at that nonce, but not the latest of ours: one it replaced may be the one that landed.
+    let landed: string | undefined;
+    for (const earlier of hashesOf(row.payout_earlier_hashes)) if (!landed && (await isOnChain(earlier))) landed = earlier;
+    if (landed) {
+      await db.execute(sql`update withdrawals set tx_hash = ${landed}, payout_check = ${`${landed}, which ${txHash} was to replace, was mined`}, checked_at = now(), updated_at = now(),
+            payout_absent_reads = 0, payout_absent_since = null
+          where id = ${id} and tx_hash = ${txHash}`);
       continue;
     }
     // Not found, yet its nonce is spent: another transaction of this key took it — or the node is
@@ -240,7 +275,8 @@ export async function payFromHotWallet(
       const s = await wallet.sign(row.address as Address, raw, nonce);
       await tx.execute(sql`update withdrawals set payout = 'hot-wallet', payout_from = ${wallet.address}, payout_nonce = ${nonce}, payout_raw = ${s.raw},
             tx_hash = ${s.hash.toLowerCase()}, payout_check = ${`signed with nonce ${nonce}, sending`}, checked_at = now(), updated_at = now(),
-            payout_signed_block = coalesce(payout_signed_block, ${head}), payout_absent_reads = 0, payout_absent_since = null
+            payout_signed_block = coalesce(payout_signed_block, ${head}), payout_absent_reads = 0, payout_absent_since = null,
+            payout_gas_price = ${s.gasPrice.toString()}, payout_signed_at = now(), payout_earlier_hashes = '{}'
           where id = ${id}`);
       return s;
     });
@@ -249,6 +285,38 @@ export async function payFromHotWallet(
     await wallet.send(signed.raw, signed.hash);
   }
   return result;
+}
+
+/**
+ * Replaces a kept transaction stuck unmined: the same transfer at the same nonce for 12.5 % more gas
+ * (or the node's price if higher), kept before it is sent like the first; the replaced hash is kept
+ * too, since either may be the one mined. Above the configured ceiling it is not replaced: the
+ * operator is told. Answers whether it replaced.
+ */
+async function replaceStuck(db: Database, wallet: HotWallet, row: SendRow, rule: ReplaceRule, log?: (detail: string) => void): Promise<boolean> {
+  const id = Number(row.id);
+  const oldHash = row.tx_hash!;
+  const price = BigInt(row.payout_gas_price ?? '0');
+  const want = raised(price);
+  if (want > rule.maxGasPrice) {
+    const detail = `${oldHash} unmined at ${price} wei gas; a replacement would need ${want}, above the ceiling ${rule.maxGasPrice} (HOT_WALLET_MAX_GAS_GWEI): sent again as it is`;
+    await db.execute(sql`update withdrawals set payout_check = ${detail}, checked_at = now() where id = ${id} and tx_hash = ${oldHash}`);
+    log?.(`withdrawal ${id}: ${detail}`);
+    return false;
+  }
+  const { decimals } = await wallet.tokenBalance();
+  const s = await wallet.sign(row.address as Address, rawOf(BigInt(row.amount), decimals), Number(row.payout_nonce), want);
+  if (s.gasPrice > rule.maxGasPrice) return false; // the node's own price is above the ceiling: keep what is kept
+  const detail = `${oldHash} unmined at ${price} wei gas: replaced by ${s.hash.toLowerCase()} at ${s.gasPrice} wei, nonce ${Number(row.payout_nonce)}`;
+  const [kept] = rowsOf<{ id: string | number }>(
+    await db.execute(sql`update withdrawals set payout_raw = ${s.raw}, tx_hash = ${s.hash.toLowerCase()}, payout_gas_price = ${s.gasPrice.toString()}, payout_signed_at = now(),
+          payout_earlier_hashes = array_append(payout_earlier_hashes, ${oldHash}::text), payout_check = ${detail}, checked_at = now(), updated_at = now()
+        where id = ${id} and status = 'processing' and tx_hash = ${oldHash} returning id`),
+  );
+  if (!kept) return false;
+  log?.(`withdrawal ${id}: ${detail}`);
+  await wallet.send(s.raw, s.hash);
+  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Withdrawals: requests checked and held on the ledger, reviewed by an operator (or let through
 // below the operator's limit), paid out and checked on chain before the hold is posted.
 import fp from 'fastify-plugin';
+import { parseGwei } from 'viem';
 import { platformDeps } from '../platform/deps';
 import { startWithdrawJobs } from './jobs';
 import { payoutChainsOf } from './chains';
@@ -19,7 +20,10 @@ export const withdrawalsPlugin = fp(
       c.WITHDRAW_PAYOUT === 'hot-wallet' && c.HOT_WALLET_KEY && c.BSC_RPC_URL
         ? hotWalletOf({ url: c.BSC_RPC_URL, token: c.BSC_USDT_CONTRACT as `0x${string}`, privateKey: c.HOT_WALLET_KEY as `0x${string}` })
         : undefined;
-    if (Object.keys(chains).length > 0) app.jobs.add('withdrawals', startWithdrawJobs(chains, c.DEPOSIT_POLL_SECONDS, hot));
+    if (Object.keys(chains).length > 0) app.jobs.add('withdrawals', startWithdrawJobs(chains, c.DEPOSIT_POLL_SECONDS, hot, {
+          afterMs: c.HOT_WALLET_REPLACE_AFTER_SECONDS * 1000,
+          maxGasPrice: parseGwei(String(c.HOT_WALLET_MAX_GAS_GWEI)),
+        }));
     return Promise.resolve();
   },
   { name: 'withdrawals' },

@@ -181,9 +181,9 @@ export async function settlePayouts(db: Database, chains: PayoutChains, limit = 
       await db.execute(sql`update withdrawals set tx_hash = null, payout_check = ${`refused: ${check.detail}`}, checked_at = now(), updated_at = now()
           where id = ${id} and status = 'processing' and tx_hash = ${row.tx_hash}`);
       result.refused++;
-    } else {
-      // A kept payout the node does not find is the hot-wallet pass's to describe (payout_absent_reads).
-      await db.execute(sql`update withdrawals set payout_check = ${check.detail}, checked_at = now() where id = ${id} and tx_hash = ${row.tx_hash} and payout_absent_reads = 0`);
+    } else if (!(row.payout === 'hot-wallet' && check.detail.endsWith('not on chain yet'))) {
+      // A hot-wallet payout not on chain yet is the hot-wallet pass's to describe (re-sent, replaced, missing).
+      await db.execute(sql`update withdrawals set payout_check = ${check.detail}, checked_at = now() where id = ${id} and tx_hash = ${row.tx_hash}`);
     }
   }
   return result;
