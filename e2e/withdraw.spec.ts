@@ -37,6 +37,8 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   await expect(page).toHaveURL(/pages\/withdraw\/withdraw/);
   await expect(page.getByTestId('wd-available')).toHaveText('Balance wallet: 50.00');
   await expect(page.getByTestId('wd-fee')).toHaveText('3.00');
+  // What the user's level may withdraw without a review, and what is left of it.
+  await expect(page.getByTestId('wd-limits')).toContainText('Left without review: 2,000.00 of 2,000.00 in 24 hours, 20,000.00 of 20,000.00 in 30 days');
 
   await page.getByTestId('wd-amount').fill('9');
   await page.getByTestId('wd-submit').click();

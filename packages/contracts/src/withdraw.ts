@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { idempotencyKey, moneyAmount } from './wallet';
+import { USER_LEVELS, type UserLevel } from './constants';
 
 export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed'] as const;
 export type WithdrawState = (typeof WITHDRAW_STATES)[number];
@@ -42,3 +43,18 @@ export const withdrawListQuery = z.strictObject({
 export const withdrawList = z.object({ list: z.array(withdrawItem), total: z.number() });
 export type WithdrawList = z.infer<typeof withdrawList>;
 export const withdrawIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
+
+// ---- limits (business.md "Withdrawal limits", Peatio's limit_24_hour / limit_1_month) ----
+
+/** Per user level: what may be withdrawn over a rolling 24 hours and 30 days without a review (USDT). */
+export const WITHDRAW_LIMIT_DEFAULTS: Record<UserLevel, { day: string; month: string }> = {
+  none: { day: '2000', month: '20000' },
+  VIP1: { day: '10000', month: '100000' },
+  VIP2: { day: '50000', month: '500000' },
+  VIP3: { day: '200000', month: '2000000' },
+};
+
+const limitWindow = z.object({ limit: z.string(), used: z.string(), left: z.string() });
+/** The caller's limits: what withdrawals pending review, processing and completed used of each window, and what is left. */
+export const withdrawLimits = z.object({ level: z.enum(USER_LEVELS), day: limitWindow, month: limitWindow });
+export type WithdrawLimits = z.infer<typeof withdrawLimits>;

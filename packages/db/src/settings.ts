@@ -7,6 +7,8 @@ export const SETTING_KEYS = {
   backtestMaintenance: 'backtest.maintenance',
   /** `{amount}`: withdrawals below it (a decimal string) skip the operator's review; '0': none do. */
   withdrawAutoApproveBelow: 'withdraw.autoApproveBelow',
+  /** `{[level]: {day, month}}` (decimal strings): the operator's withdrawal limits per user level; a level not set keeps the defaults. */
+  withdrawLimits: 'withdraw.limits',
 } as const;
 
 export async function getSetting<T>(db: Database, key: string): Promise<T | undefined> {

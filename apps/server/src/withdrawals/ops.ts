@@ -1,10 +1,10 @@
 // Operator commands of the withdrawals area (wired into `npm run ops` by ops/): the review queue,
 // approve / reject, and the limit below which no review is needed.
-import { AppError, errorMessageKey, formatMoney, parseMoney, translate, WITHDRAW_STATES, type WithdrawState } from '@lq/contracts';
+import { AppError, errorMessageKey, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_STATES, type UserLevel, type WithdrawState } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
 import { payoutChainsOf } from './chains';
 import { recordManualPayout } from './payout';
-import { approveWithdrawal, autoApproveBelow, rejectWithdrawal, setAutoApproveBelow, withdrawalsForReview } from './service';
+import { approveWithdrawal, autoApproveBelow, rejectWithdrawal, setAutoApproveBelow, setWithdrawLimit, withdrawalsForReview, withdrawLimitsByLevel } from './service';
 
 /** Service refusals in the operator's words (English). */
 async function asOps<T>(work: () => Promise<T>): Promise<T> {
@@ -30,7 +30,10 @@ export const WITHDRAW_OPS: OpsCommandSet = {
   withdraw:reject <id> --reason <text>        refuse it: the hold is released to the user's balance, who reads the reason
   withdraw:paid <id> <txhash>                 you paid an approved withdrawal yourself: its transaction is checked on chain
                                               (that amount to that address) and the withdrawal completes at its confirmations
-  withdraw:limit [<amount>]                   show, or set, the amount below which withdrawals need no review (0: all do)`,
+  withdraw:limit [<amount>]                   show, or set, the amount below which withdrawals need no review (0: all do)
+  withdraw:limits [<level> [--day <amount>] [--month <amount>]]
+                                              show, or set, a user level's limits over a rolling 24 hours and 30 days:
+                                              a withdrawal past either waits for review, whatever its amount`,
   commands: {
     'withdraw:list': {
       args: -1,
@@ -98,6 +101,27 @@ export const WITHDRAW_OPS: OpsCommandSet = {
         }
         const limit = await autoApproveBelow(db.db);
         out(limit === 0n ? 'every withdrawal waits for review (limit 0)' : `withdrawals below ${formatMoney(limit)} need no review; the rest wait for an operator`);
+      },
+    },
+    'withdraw:limits': {
+      args: -1,
+      async run(db, args, out) {
+        const usage = 'withdraw:limits [<level> [--day <amount>] [--month <amount>]]';
+        if (args.length > 0) {
+          const level = args[0] as UserLevel;
+          if (!USER_LEVELS.includes(level)) throw new OpsError(`the level is one of ${USER_LEVELS.join(', ')} (got "${args[0]}")`, 2);
+          const set: { day?: bigint; month?: bigint } = {};
+          for (let i = 1; i < args.length; i += 2) {
+            const key = args[i] === '--day' ? 'day' : args[i] === '--month' ? 'month' : undefined;
+            const amount = args[i + 1] === undefined ? undefined : parseMoney(args[i + 1]);
+            if (!key || amount === undefined || amount <= 0n) throw new OpsError(`${usage}: an amount above 0 with at most 6 decimals after --day or --month`, 2);
+            set[key] = amount;
+          }
+          if (set.day === undefined && set.month === undefined) throw new OpsError(usage, 2);
+          await setWithdrawLimit(db.db, level, set);
+        }
+        const limits = await withdrawLimitsByLevel(db.db);
+        for (const level of USER_LEVELS) out(`${level.padEnd(5)} 24 hours ${formatMoney(limits[level].day).padStart(18)}   30 days ${formatMoney(limits[level].month).padStart(18)}`);
       },
     },
   },

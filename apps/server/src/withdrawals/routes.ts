@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawList, withdrawListQuery } from '@lq/contracts';
+import { envelopeOf, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawLimits, withdrawList, withdrawListQuery } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 import type { AddressGuard } from './addresses';
-import { createWithdrawal, withdrawalOf, withdrawalsOf } from './service';
+import { createWithdrawal, limitsOf, withdrawalOf, withdrawalsOf } from './service';
 
 const tags = ['withdrawals'];
 
@@ -29,6 +29,20 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
       preHandler: auth,
     },
     async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body, guard)),
+  );
+
+  r.get(
+    '/user/api/withdraw/limits',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s withdrawal limits (their level’s, over a rolling 24 hours and 30 days), what was used and what is left; above either a withdrawal waits for review',
+        security: bearerAuth,
+        response: { 200: envelopeOf(withdrawLimits), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await limitsOf(deps.db, req.auth!.user.id)),
   );
 
   r.get(

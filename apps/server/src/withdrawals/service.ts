@@ -4,7 +4,7 @@
 // answer the first result; another body under it is refused).
 import { createHash } from 'node:crypto';
 import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from '@lq/db';
-import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, type Locale, type WithdrawCreateBody, type WithdrawItem, type WithdrawList, type WithdrawState } from '@lq/contracts';
+import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type Locale, type UserLevel, type WithdrawCreateBody, type WithdrawItem, type WithdrawLimits, type WithdrawList, type WithdrawState } from '@lq/contracts';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress, type AddressGuard } from './addresses';
@@ -90,8 +90,13 @@ export async function holdWithdrawal(
           { account: { platform: 'withdrawal_holds' }, amount: amount + fee },
         ],
       });
-      // Below the operator's limit it needs no review: straight to processing (the payout).
-      const auto = amount < (await autoApproveBelow(tx));
+      // Below the operator's limit it needs no review: straight to processing (the payout) — unless
+      // it takes the user past the 24-hour or 30-day limit of their level (checked under the
+      // user's row lock, so two requests at once cannot both slip under it).
+      const limits = await limitsOf(tx, userId, { lock: true });
+      const over = (w: WithdrawLimits['day']) => parseMoney(w.used)! > parseMoney(w.limit)!;
+      const overLimit = over(limits.day) || over(limits.month);
+      const auto = !overLimit && amount < (await autoApproveBelow(tx));
       const [held] = rowsOf<Row>(
         await tx.execute(sql`update withdrawals set hold_entry_id = ${hold.id}
             ${auto ? sql`, status = 'processing', reviewed_by = 'auto', reviewed_at = now()` : sql``}
@@ -127,6 +132,45 @@ export async function withdrawalOf(db: Database, userId: number, id: number, loc
 // ---------------------------------------------------------------- review (operator)
 
 /** Withdrawals below this (micro-Lightning) skip review; 0 (the default): every one waits for an operator. */
+/** Each level's limits: the operator's setting over the defaults, in micro-units. */
+export async function withdrawLimitsByLevel(db: Database): Promise<Record<UserLevel, { day: bigint; month: bigint }>> {
+  const set = (await getSetting<Partial<Record<UserLevel, { day?: unknown; month?: unknown }>>>(db, SETTING_KEYS.withdrawLimits)) ?? {};
+  const micro = (v: unknown, fallback: string) => (typeof v === 'string' ? parseMoney(v) : undefined) ?? parseMoney(fallback)!;
+  const out = {} as Record<UserLevel, { day: bigint; month: bigint }>;
+  for (const level of USER_LEVELS) {
+    const d = WITHDRAW_LIMIT_DEFAULTS[level];
+    out[level] = { day: micro(set[level]?.day, d.day), month: micro(set[level]?.month, d.month) };
+  }
+  return out;
+}
+
+export async function setWithdrawLimit(db: Database, level: UserLevel, limit: { day?: bigint; month?: bigint }): Promise<void> {
+  const set = (await getSetting<Partial<Record<UserLevel, { day?: string; month?: string }>>>(db, SETTING_KEYS.withdrawLimits)) ?? {};
+  const now = await withdrawLimitsByLevel(db);
+  set[level] = { day: formatMoney(limit.day ?? now[level].day), month: formatMoney(limit.month ?? now[level].month) };
+  await setSetting(db, SETTING_KEYS.withdrawLimits, set);
+}
+
+/**
+ * The user's limits and what withdrawals pending review, processing and completed used of them over
+ * the rolling 24 hours and 30 days (amounts, fees aside); `left` stops at 0.
+ * `lock`: inside a transaction, the user's row is locked first (the request that holds it decides).
+ */
+export async function limitsOf(db: Database, userId: number, options: { lock?: boolean } = {}): Promise<WithdrawLimits> {
+  const [user] = rowsOf<{ level: UserLevel }>(
+    await db.execute(sql`select user_level as level from users where id = ${userId} ${options.lock ? sql`for update` : sql``}`),
+  );
+  const level = USER_LEVELS.includes(user?.level) ? user.level : 'none';
+  const limit = (await withdrawLimitsByLevel(db))[level];
+  const [used] = rowsOf<{ day: string; month: string }>(
+    await db.execute(sql`select coalesce(sum(amount) filter (where created_at > now() - interval '24 hours'), 0)::text as day,
+        coalesce(sum(amount), 0)::text as month
+      from withdrawals where user_id = ${userId} and status in ('pendingReview', 'processing', 'completed') and created_at > now() - interval '30 days'`),
+  );
+  const window = (max: bigint, spent: bigint) => ({ limit: formatMoney(max), used: formatMoney(spent), left: formatMoney(max > spent ? max - spent : 0n) });
+  return { level, day: window(limit.day, BigInt(used.day)), month: window(limit.month, BigInt(used.month)) };
+}
+
 export async function autoApproveBelow(db: Database): Promise<bigint> {
   // An object, not a bare JSON string: drizzle parses a jsonb string the driver already parsed again.
   const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.withdrawAutoApproveBelow);

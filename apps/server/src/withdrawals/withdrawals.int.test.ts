@@ -175,4 +175,34 @@ describe('review by an operator (npm run ops -- withdraw:…)', () => {
     }
     await expect(ops('withdraw:list', '--state', 'weird')).rejects.toThrow(/--state is one of/);
   });
+
+  it('limits per level over 24 hours and 30 days: past either a withdrawal waits for review, whatever its amount; what is left is shown', async () => {
+    expect(await ops('withdraw:limits')).toMatch(/^none\s+24 hours\s+2000\.000000\s+30 days\s+20000\.000000$/m);
+    await expect(ops('withdraw:limits', 'VIP9', '--day', '1')).rejects.toThrow(/level is one of/);
+    await expect(ops('withdraw:limits', 'none', '--day', '-5')).rejects.toThrow(/an amount above 0/);
+    await ops('withdraw:limit', '100000'); // every withdrawal below 100,000 would skip review
+    await ops('withdraw:limits', 'none', '--day', '100', '--month', '150');
+    try {
+      const u = await payingUser(t, 1_000_000_000n);
+      const limits = async () => (await t.call('GET', '/user/api/withdraw/limits', { token: u.token })).json<Envelope<Record<string, unknown>>>().data;
+      expect(await limits()).toEqual({ level: 'none', day: { limit: '100.000000', used: '0.000000', left: '100.000000' }, month: { limit: '150.000000', used: '0.000000', left: '150.000000' } });
+      const first = (await create(u, body({ amount: '60' }))).json<Envelope<{ state: string }>>().data;
+      expect(first.state).toBe('processing');
+      // 60 + 50 passes the 24-hour limit of 100: accepted, but it waits for an operator.
+      const second = (await create(u, body({ amount: '50' }))).json<Envelope<{ state: string }>>().data;
+      expect(second.state).toBe('pendingReview');
+      expect(await limits()).toEqual({ level: 'none', day: { limit: '100.000000', used: '110.000000', left: '0.000000' }, month: { limit: '150.000000', used: '110.000000', left: '40.000000' } });
+      // A rejected one no longer counts.
+      const [{ id }] = await t.database.exec<{ id: string }>(`select id::text from withdrawals where user_id = $1 and status = 'pendingReview'`, [u.id]);
+      await ops('withdraw:reject', id, '--reason', 'over the limit');
+      expect((await limits()).day).toEqual({ limit: '100.000000', used: '60.000000', left: '40.000000' });
+      // A higher level has its own limits.
+      await t.database.exec(`update users set user_level = 'VIP1' where id = $1`, [u.id]);
+      expect((await limits()).day).toEqual({ limit: '10000.000000', used: '60.000000', left: '9940.000000' });
+      expect((await create(u, body({ amount: '500' }))).json<Envelope<{ state: string }>>().data.state).toBe('processing');
+    } finally {
+      await ops('withdraw:limits', 'none', '--day', '2000', '--month', '20000');
+      await ops('withdraw:limit', '0');
+    }
+  });
 });

@@ -10,7 +10,7 @@ import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, forma
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
-import { createWithdrawal, invalidateWallet, useWalletInfo } from './api';
+import { createWithdrawal, invalidateWallet, useWalletInfo, useWithdrawLimits } from './api';
 import { displayMoney } from './money';
 import '../../components/screens.css';
 import './wallet.css';
@@ -26,6 +26,7 @@ export default function WithdrawPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const info = useWalletInfo();
+  const limits = useWithdrawLimits();
   const [network, setNetwork] = useState<DepositNetwork>('BEP20');
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
@@ -85,6 +86,16 @@ export default function WithdrawPage() {
           <Link to="/pages/withdraw/withdrawRecord" data-testid="wd-records-link">{t('withdrawForm.records')}</Link>
         </div>
         <p className="bt-sub" data-testid="wd-available">{t('withdrawForm.available', { amount: info.data ? displayMoney(info.data.balanceWallet) : '--' })}</p>
+        {limits.data ? (
+          <p className="bt-sub" data-testid="wd-limits">
+            {t('withdrawForm.limits', {
+              day: displayMoney(limits.data.day.left),
+              dayLimit: displayMoney(limits.data.day.limit),
+              month: displayMoney(limits.data.month.left),
+              monthLimit: displayMoney(limits.data.month.limit),
+            })}
+          </p>
+        ) : null}
         <div className="wl-formats" role="radiogroup" aria-label={t('recharge.network')}>
           {DEPOSIT_NETWORKS.map((n) => (
             <button key={n} type="button" role="radio" aria-checked={network === n} className={`btn ${network === n ? 'btn-primary' : 'btn-secondary'}`} onClick={() => setNetwork(n)} data-testid={`wd-network-${n}`}>

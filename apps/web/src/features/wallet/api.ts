@@ -1,7 +1,7 @@
 // Calls of the wallet screen (paths of packages/contracts/src/wallet.ts, docs/api.md "Wallet") and
 // their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
+import type { CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
 import { ApiError } from '../../lib/api';
 import { api } from '../../lib/session';
 
@@ -19,6 +19,7 @@ export const PATHS = {
   card: (id: number) => `user/api/recharge/card/${id}`,
   withdrawCreate: 'user/api/withdraw/create',
   withdrawList: 'user/api/withdraw/list',
+  withdrawLimits: 'user/api/withdraw/limits',
   withdrawDetail: (id: number) => `user/api/withdraw/detail/${id}`,
 } as const;
 
@@ -99,6 +100,11 @@ export function useCardCheckout(id: number | null) {
 
 export function createWithdrawal(body: WithdrawCreateBody) {
   return api.post<WithdrawItem>(PATHS.withdrawCreate, body, { silent: true });
+}
+
+/** The caller's withdrawal limits over 24 hours and 30 days, and what is left of each. */
+export function useWithdrawLimits() {
+  return useQuery({ queryKey: ['wallet', 'withdraw-limits'], queryFn: () => api.get<WithdrawLimits>(PATHS.withdrawLimits) });
 }
 
 export function useWithdrawals() {
