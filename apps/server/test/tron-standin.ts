@@ -28,6 +28,8 @@ export interface TronStandIn {
   transfer(to: string, value: bigint, from?: string): string;
   /** Several transfers in one transaction (event indexes 0, 1, …) in a new block. */
   transferMany(to: readonly string[], values: readonly bigint[], from?: string): string;
+  /** Pages that overlap: each next page starts again at the previous page's last event (seen twice). */
+  overlapPages(on: boolean): void;
   /** Until `indexEvents`, this transaction's events answer an empty list (TronGrid indexes a block after the node has it). */
   hideEvents(txId: string): void;
   indexEvents(txId: string): void;
@@ -56,6 +58,7 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
   const blocks: Block[] = [{ number: 0, timestamp: GENESIS_TIME, id: id64(`genesis`) }];
   const events: Event[] = [];
   const unindexed = new Set<string>();
+  let overlap = false;
   const apiKeys: string[] = [];
   let txSeq = 0;
 
@@ -132,10 +135,11 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
           .sort((a, b) => a.block_timestamp - b.block_timestamp || a.event_index - b.event_index);
         const page = matching.slice(offset, offset + limit);
         const more = offset + limit < matching.length;
+        const next = overlap ? offset + limit - 1 : offset + limit;
         return json(200, {
           data: page.map(eventJson),
           success: true,
-          meta: { at: Date.now(), page_size: page.length, ...(more ? { fingerprint: Buffer.from(String(offset + limit)).toString('base64url') } : {}) },
+          meta: { at: Date.now(), page_size: page.length, ...(more ? { fingerprint: Buffer.from(String(next)).toString('base64url') } : {}) },
         });
       }
       json(404, { Error: `no ${req.method} ${url.pathname} on the stand-in` });
@@ -154,6 +158,9 @@ export async function startTronStandIn(options: { token?: string; decimals?: num
     url: `http://127.0.0.1:${port}`,
     token,
     transfer: (to, value, from) => transferMany([to], [value], from),
+    overlapPages: (on) => {
+      overlap = on;
+    },
     hideEvents: (txId) => unindexed.add(txId.replace(/^0x/, '').toLowerCase()),
     indexEvents: (txId) => unindexed.delete(txId.replace(/^0x/, '').toLowerCase()),
     transferMany,

@@ -2,6 +2,7 @@
 // the watched addresses), with viem. The same code reads a local EVM node in tests.
 import { createPublicClient, http, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type Transport } from 'viem';
 import { ChainUnavailableError, type ChainTransaction, type ChainTransfer, type DepositChain } from './chain';
+import { withoutUrlSecrets } from '../platform/urls';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const DECIMALS = [{ type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] }] as const;
@@ -20,7 +21,7 @@ async function guarded<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    throw new ChainUnavailableError(`BSC ${what}: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+    throw new ChainUnavailableError(`BSC ${what}: ${withoutUrlSecrets((e as Error).message.split('\n')[0])}`);
   }
 }
 
@@ -71,7 +72,7 @@ export function bscChain(options: BscChainOptions): DepositChain {
         receipt = await client.getTransactionReceipt({ hash: txHash as Hex });
       } catch (e) {
         if (e instanceof TransactionReceiptNotFoundError) return null;
-        throw new ChainUnavailableError(`BSC eth_getTransactionReceipt: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+        throw new ChainUnavailableError(`BSC eth_getTransactionReceipt: ${withoutUrlSecrets((e as Error).message.split('\n')[0])}`);
       }
       const token = options.token.toLowerCase();
       const logs = parseEventLogs({ abi: [TRANSFER], logs: receipt.logs, strict: true }).filter((l) => l.address.toLowerCase() === token);

@@ -90,6 +90,22 @@ describe('TRC20 deposit watcher (TronGrid stand-in)', () => {
     expect(await balance(b)).toBe('2.000000');
   });
 
+  it('an event returned twice (pages that overlap) is credited once and does not stall the network', async () => {
+    const a = await registerUser(t);
+    const ha = (await tronAddress(a)).hex;
+    tron.overlapPages(true);
+    try {
+      tron.transferMany([ha, ha, ha, ha], [USDT, 2n * USDT, 3n * USDT, 4n * USDT]);
+      tron.mine(CONFIRMATIONS);
+      const result = await scan(2);
+      expect(result.credited).toBeGreaterThan(0);
+    } finally {
+      tron.overlapPages(false);
+    }
+    expect(await balance(a)).toBe('10.000000');
+    expect((await deposits(a)).length).toBe(4);
+  });
+
   it('drops a transfer a reorganisation removed before its 20 confirmations', async () => {
     const u = await registerUser(t);
     const { hex } = await tronAddress(u);

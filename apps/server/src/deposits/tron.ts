@@ -6,6 +6,7 @@
 // (`/v1/transactions/{id}/events`) for withdrawals paid out. Tests run it against a local stand-in of these endpoints (test/tron-standin.ts).
 import type { Hex } from 'viem';
 import { ChainUnavailableError, type ChainTransaction, type ChainTransfer, type DepositChain } from './chain';
+import { withoutUrlSecrets } from '../platform/urls';
 
 export interface TronChainOptions {
   url: string;
@@ -61,13 +62,13 @@ export function tronChain(options: TronChainOptions): DepositChain {
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
       });
     } catch (e) {
-      throw new ChainUnavailableError(`Tron ${path.split('?')[0]}: ${(e as Error).message}`, { cause: e });
+      throw new ChainUnavailableError(`Tron ${path.split('?')[0]}: ${withoutUrlSecrets((e as Error).message)}`);
     }
     if (!res.ok) throw new ChainUnavailableError(`Tron ${path.split('?')[0]}: HTTP ${res.status}`);
     try {
       return (await res.json()) as T;
     } catch (e) {
-      throw new ChainUnavailableError(`Tron ${path.split('?')[0]}: not JSON`, { cause: e });
+      throw new ChainUnavailableError(`Tron ${path.split('?')[0]}: not JSON (${withoutUrlSecrets((e as Error).message)})`);
     }
   }
 

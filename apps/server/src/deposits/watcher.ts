@@ -80,12 +80,15 @@ export async function scanDeposits(db: Database, chain: DepositChain, options: S
     sql`select address_hex, user_id from deposit_addresses where network = ${network}`,
   );
   const owner = new Map(watched.map((w) => [w.address_hex, Number(w.user_id)]));
-  const transfers: ChainTransfer[] = [];
+  const read: ChainTransfer[] = [];
   if (owner.size > 0) {
     for (let start = from; start <= to; start += blocksPerQuery) {
-      transfers.push(...(await chain.transfers(start, Math.min(to, start + blocksPerQuery - 1), [...owner.keys()] as `0x${string}`[])));
+      read.push(...(await chain.transfers(start, Math.min(to, start + blocksPerQuery - 1), [...owner.keys()] as `0x${string}`[])));
     }
   }
+  // A provider may answer one event twice (pages that overlap): one row per (tx hash, log index), the
+  // last answer kept — twice in one upsert is refused by the database and would stall the network.
+  const transfers = [...new Map(read.map((t) => [`${t.txHash}:${t.logIndex}`, t])).values()];
   const decimals = transfers.length > 0 ? await chain.decimals() : 6;
   const nextBlock = Math.max(from, Math.min(to, safe) + 1);
 

@@ -151,8 +151,16 @@ describe('wallet exports', () => {
     }
     expect((await t.call('GET', '/user/api/wallet/export/abc/file', { token: u.token })).statusCode).toBe(422);
     expect((await t.call('GET', '/user/api/wallet/export/999999/file', { token: u.token })).statusCode).toBe(404);
-    const [row] = await t.database.exec<{ id: number | string }>(`insert into wallet_exports (user_id, format, status) values ($1, 'csv', 'failed') returning id`, [id]);
+    const [row] = await t.database.exec<{ id: number | string }>(
+      `insert into wallet_exports (user_id, format, status, error) values ($1, 'csv', 'failed', 'Failed query: insert into wallet_export_lines … relation does not exist') returning id`,
+      [id],
+    );
     expect((await t.call('GET', `/user/api/wallet/export/${row.id}/file`, { token: u.token })).statusCode).toBe(409);
+    // The user reads why in their language, never the internal text (kept in the row for operators).
+    const failedIn = async (lang: string) =>
+      (await t.call('GET', '/user/api/wallet/export/list', { token: u.token, lang })).json<Envelope<{ list: ExportItem[] }>>().data.list.find((x) => x.id === Number(row.id));
+    expect(await failedIn('en_US')).toMatchObject({ status: 'failed', error: 'The export could not be written; please request a new one' });
+    expect(await failedIn('ja_JP')).toMatchObject({ status: 'failed', error: 'エクスポートを作成できませんでした。もう一度リクエストしてください' });
   });
 
   it('a rerun of a finished export changes nothing; a killed run’s leftovers go with the cleanup after 3 days', async () => {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Database, rowsOf } from '@lq/db';
-import { AppError, formatMoney, WALLET_EXPORT_KEEP_DAYS, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+import { AppError, formatMoney, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -35,7 +35,8 @@ interface ExportRow {
 
 const isoDay = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString().slice(0, 10));
 
-function itemOf(r: ExportRow): WalletExportItem {
+/** The user reads why in their language; what failed inside (SQL, a disk) stays in the row and the log for operators. */
+function itemOf(r: ExportRow, locale: Locale): WalletExportItem {
   const createdAt = new Date(r.created_at).getTime();
   return {
     id: Number(r.id),
@@ -45,7 +46,7 @@ function itemOf(r: ExportRow): WalletExportItem {
     to: r.to_ms === null ? null : isoDay(Number(r.to_ms) - DAY_MS),
     status: r.status,
     rows: r.rows,
-    error: r.error,
+    error: r.status === 'failed' ? translate(locale, 'wallet.exportFailed') : null,
     createdAt,
     finishedAt: r.finished_at === null ? null : new Date(r.finished_at).getTime(),
     expiresAt: createdAt + WALLET_EXPORT_KEEP_DAYS * DAY_MS,
@@ -63,9 +64,9 @@ export async function createExport(db: Runner, userId: number, body: WalletExpor
   return Number(row.id);
 }
 
-export async function listExports(db: Runner, userId: number): Promise<WalletExportItem[]> {
+export async function listExports(db: Runner, userId: number, locale: Locale = 'en-US'): Promise<WalletExportItem[]> {
   const rows = rowsOf<ExportRow>(await db.execute(sql`select * from wallet_exports where user_id = ${userId} order by id desc limit 50`));
-  return rows.map(itemOf);
+  return rows.map((r) => itemOf(r, locale));
 }
 
 /** The caller's exported file (404 for another user's id or a missing one, 409 while not exported). */

@@ -102,7 +102,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: { tags, summary: 'The caller’s exports, newest first: exporting, exported or failed, and when each file is deleted', security: bearerAuth, response: { 200: envelopeOf(walletExportList), ...errorResponses } },
       preHandler: auth,
     },
-    async (req) => ok(req, { list: await listExports(deps.db, req.auth!.user.id) }),
+    async (req) => ok(req, { list: await listExports(deps.db, req.auth!.user.id, req.locale) }),
   );
 
   r.get(

@@ -27,6 +27,7 @@ import {
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ChainUnavailableError } from '../deposits';
 import { rawOf, usdtOf } from './payout';
+import { withoutUrlSecrets } from '../platform/urls';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
@@ -72,7 +73,7 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
     try {
       return await call();
     } catch (e) {
-      throw new ChainUnavailableError(`BSC ${what}: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+      throw new ChainUnavailableError(`BSC ${what}: ${withoutUrlSecrets((e as Error).message.split('\n')[0])}`);
     }
   };
   return {
@@ -117,7 +118,7 @@ export function hotWalletOf(options: HotWalletOptions): HotWallet {
           () => false,
         );
         if (known) return;
-        throw new ChainUnavailableError(`BSC eth_sendRawTransaction: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+        throw new ChainUnavailableError(`BSC eth_sendRawTransaction: ${withoutUrlSecrets((e as Error).message.split('\n')[0])}`);
       }
     },
   };

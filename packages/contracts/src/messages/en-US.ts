@@ -75,6 +75,7 @@ export const enUS = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': "This address belongs to Lightning Quant (another user's deposit address or the platform's wallet). To pay another user, ask them for an address outside Lightning Quant",
   'errors.CHAIN_UNAVAILABLE': 'The {network} network cannot be reached to check the address. Please try again in a minute',
   'withdraw.payoutFailed': 'The payout transaction failed on chain; the amount and fee are back in your balance wallet.',
+  'wallet.exportFailed': 'The export could not be written; please request a new one',
   'errors.ACCOUNT_KEY_REJECTED': 'The exchange refused this API key: {reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': 'This API key can withdraw funds. Remove the withdrawal permission at the exchange, then bind it again',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': 'This API key cannot trade futures. Enable futures trading for it at the exchange',

@@ -77,6 +77,7 @@ export const inID: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'Alamat ini milik Lightning Quant (alamat deposit pengguna lain atau dompet platform). Untuk membayar pengguna lain, mintalah alamat di luar Lightning Quant',
   'errors.CHAIN_UNAVAILABLE': 'Jaringan {network} tidak dapat dihubungi untuk memeriksa alamat. Silakan coba lagi dalam satu menit',
   'withdraw.payoutFailed': 'Transaksi pembayaran gagal di chain; jumlah dan biaya sudah kembali ke dompet saldo Anda.',
+  'wallet.exportFailed': 'Ekspor tidak dapat dibuat; silakan minta ekspor baru',
   'errors.ACCOUNT_KEY_REJECTED': 'Bursa menolak API key ini: {reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': 'API key ini dapat menarik dana. Hapus izin penarikan di bursa, lalu ikat lagi',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': 'API key ini tidak dapat memperdagangkan futures. Aktifkan perdagangan futures di bursa',

@@ -76,6 +76,7 @@ export const jaJP: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'このアドレスは Lightning Quant のもの（他のユーザーの入金アドレスまたはプラットフォームのウォレット）です。他のユーザーに送るには、Lightning Quant 以外のアドレスを聞いてください',
   'errors.CHAIN_UNAVAILABLE': '{network} ネットワークに接続できず、アドレスを確認できません。1 分後にもう一度お試しください',
   'withdraw.payoutFailed': 'オンチェーンの送金トランザクションが失敗しました。金額と手数料は残高ウォレットに戻りました。',
+  'wallet.exportFailed': 'エクスポートを作成できませんでした。もう一度リクエストしてください',
   'errors.ACCOUNT_KEY_REJECTED': '取引所がこの API キーを拒否しました：{reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': 'この API キーには出金権限があります。取引所で出金権限を外してから再度登録してください',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': 'この API キーは先物取引ができません。取引所で先物取引を有効にしてください',

@@ -73,6 +73,7 @@ export const thTH: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'ที่อยู่นี้เป็นของ Lightning Quant (ที่อยู่ฝากเงินของผู้ใช้อื่นหรือกระเป๋าเงินของแพลตฟอร์ม) หากต้องการโอนให้ผู้ใช้อื่น โปรดขอที่อยู่นอก Lightning Quant จากเขา',
   'errors.CHAIN_UNAVAILABLE': 'ไม่สามารถเชื่อมต่อเครือข่าย {network} เพื่อตรวจสอบที่อยู่ได้ โปรดลองอีกครั้งในอีกหนึ่งนาที',
   'withdraw.payoutFailed': 'ธุรกรรมการจ่ายบนเชนล้มเหลว จำนวนเงินและค่าธรรมเนียมคืนเข้ากระเป๋ายอดคงเหลือแล้ว',
+  'wallet.exportFailed': 'ไม่สามารถสร้างไฟล์ส่งออกได้ โปรดขอส่งออกใหม่',
   'errors.ACCOUNT_KEY_REJECTED': 'กระดานเทรดปฏิเสธ API key นี้: {reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': 'API key นี้ถอนเงินได้ กรุณาปิดสิทธิ์ถอนเงินที่กระดานเทรดแล้วผูกใหม่',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': 'API key นี้เทรดฟิวเจอร์สไม่ได้ กรุณาเปิดสิทธิ์เทรดฟิวเจอร์สที่กระดานเทรด',

@@ -74,6 +74,7 @@ export const viVN: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'Địa chỉ này thuộc Lightning Quant (địa chỉ nạp của người dùng khác hoặc ví của nền tảng). Để trả cho người dùng khác, hãy hỏi họ một địa chỉ bên ngoài Lightning Quant',
   'errors.CHAIN_UNAVAILABLE': 'Không kết nối được mạng {network} để kiểm tra địa chỉ. Vui lòng thử lại sau một phút',
   'withdraw.payoutFailed': 'Giao dịch chi trả trên chuỗi thất bại; số tiền và phí đã được hoàn về ví số dư của bạn.',
+  'wallet.exportFailed': 'Không tạo được tệp xuất; vui lòng yêu cầu xuất lại',
   'errors.ACCOUNT_KEY_REJECTED': 'Sàn đã từ chối API key này: {reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': 'API key này có quyền rút tiền. Hãy tắt quyền rút tiền trên sàn rồi liên kết lại',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': 'API key này không giao dịch hợp đồng tương lai được. Hãy bật quyền đó trên sàn',

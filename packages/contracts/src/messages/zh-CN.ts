@@ -73,6 +73,7 @@ export const zhCN: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': '该地址属于 Lightning Quant（其他用户的充值地址或平台钱包）。如需付款给其他用户，请向对方索取 Lightning Quant 以外的地址',
   'errors.CHAIN_UNAVAILABLE': '暂时无法连接 {network} 网络校验地址，请一分钟后重试',
   'withdraw.payoutFailed': '链上付款交易失败；金额和手续费已退回余额钱包。',
+  'wallet.exportFailed': '导出文件生成失败，请重新申请导出',
   'errors.ACCOUNT_KEY_REJECTED': '交易所拒绝了此 API 密钥：{reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': '此 API 密钥具有提币权限，请在交易所移除提币权限后再绑定',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': '此 API 密钥无法交易合约，请在交易所开启合约交易权限',

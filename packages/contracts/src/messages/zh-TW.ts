@@ -73,6 +73,7 @@ export const zhTW: Messages = {
   'errors.WITHDRAW_ADDRESS_PLATFORM': '該地址屬於 Lightning Quant（其他用戶的充值地址或平台錢包）。如需付款給其他用戶，請向對方索取 Lightning Quant 以外的地址',
   'errors.CHAIN_UNAVAILABLE': '暫時無法連線 {network} 網路校驗地址，請一分鐘後重試',
   'withdraw.payoutFailed': '鏈上付款交易失敗；金額和手續費已退回餘額錢包。',
+  'wallet.exportFailed': '匯出檔案產生失敗，請重新申請匯出',
   'errors.ACCOUNT_KEY_REJECTED': '交易所拒絕了此 API 金鑰：{reason}',
   'errors.ACCOUNT_KEY_CAN_WITHDRAW': '此 API 金鑰具有提幣權限，請在交易所移除提幣權限後再綁定',
   'errors.ACCOUNT_KEY_CANNOT_TRADE': '此 API 金鑰無法交易合約，請在交易所開啟合約交易權限',
