@@ -66,6 +66,10 @@ export async function holdWithdrawal(
   const fee = WITHDRAW_FEE_MICRO;
   try {
     return await db.transaction(async (tx) => {
+      // First, the user's row: withdrawals of one user are decided one at a time (the limits below
+      // count the ones before). NO KEY UPDATE leaves the foreign-key checks of ledger writes (KEY
+      // SHARE) free, so no other money movement waits on it; taken before any account lock.
+      await tx.execute(sql`select id from users where id = ${userId} for no key update`);
       const [inserted] = rowsOf<Row>(
         await tx.execute(sql`insert into withdrawals (user_id, idempotency_key, request_hash, network, address, amount, fee, status)
           values (${userId}, ${body.idempotencyKey}, ${requestHash}, ${body.network}, ${body.address}, ${amount.toString()}::bigint, ${fee.toString()}::bigint, 'pendingReview')
@@ -91,9 +95,9 @@ export async function holdWithdrawal(
         ],
       });
       // Below the operator's limit it needs no review: straight to processing (the payout) — unless
-      // it takes the user past the 24-hour or 30-day limit of their level (checked under the
-      // user's row lock, so two requests at once cannot both slip under it).
-      const limits = await limitsOf(tx, userId, { lock: true });
+      // it takes the user past the 24-hour or 30-day limit of their level (under the user's row lock
+      // taken above, so two requests at once cannot both slip under it).
+      const limits = await limitsOf(tx, userId);
       const over = (w: WithdrawLimits['day']) => parseMoney(w.used)! > parseMoney(w.limit)!;
       const overLimit = over(limits.day) || over(limits.month);
       const auto = !overLimit && amount < (await autoApproveBelow(tx));
@@ -154,12 +158,9 @@ export async function setWithdrawLimit(db: Database, level: UserLevel, limit: { 
 /**
  * The user's limits and what withdrawals pending review, processing and completed used of them over
  * the rolling 24 hours and 30 days (amounts, fees aside); `left` stops at 0.
- * `lock`: inside a transaction, the user's row is locked first (the request that holds it decides).
  */
-export async function limitsOf(db: Database, userId: number, options: { lock?: boolean } = {}): Promise<WithdrawLimits> {
-  const [user] = rowsOf<{ level: UserLevel }>(
-    await db.execute(sql`select user_level as level from users where id = ${userId} ${options.lock ? sql`for update` : sql``}`),
-  );
+export async function limitsOf(db: Database, userId: number): Promise<WithdrawLimits> {
+  const [user] = rowsOf<{ level: UserLevel }>(await db.execute(sql`select user_level as level from users where id = ${userId}`));
   const level = USER_LEVELS.includes(user?.level) ? user.level : 'none';
   const limit = (await withdrawLimitsByLevel(db))[level];
   const [used] = rowsOf<{ day: string; month: string }>(
