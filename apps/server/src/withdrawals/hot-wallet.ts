@@ -295,9 +295,11 @@ export async function payFromHotWallet(
  * operator is told. Answers whether it replaced.
  */
 async function replaceStuck(db: Database, wallet: HotWallet, row: SendRow, rule: ReplaceRule, log?: (detail: string) => void): Promise<boolean> {
+  // Kept before replacements existed, its price unknown: a replacement might offer no more, so it is only re-sent.
+  if (row.payout_gas_price === null) return false;
   const id = Number(row.id);
   const oldHash = row.tx_hash!;
-  const price = BigInt(row.payout_gas_price ?? '0');
+  const price = BigInt(row.payout_gas_price);
   const want = raised(price);
   if (want > rule.maxGasPrice) {
     const detail = `${oldHash} unmined at ${price} wei gas; a replacement would need ${want}, above the ceiling ${rule.maxGasPrice} (HOT_WALLET_MAX_GAS_GWEI): sent again as it is`;

@@ -15,7 +15,7 @@ import { postPending, voidPending } from '../wallet';
 
 export type PayoutCheck =
   | { verdict: 'confirmed'; detail: string }
-  | { verdict: 'waiting'; detail: string }
+  | { verdict: 'waiting'; detail: string; /** Not on chain at all (yet): for a hot-wallet payout, the pass that keeps it says more. */ missing?: true }
   | { verdict: 'mismatch'; detail: string };
 
 /** A payout's chain and how many confirmations it needs, per network (absent: no endpoint configured). */
@@ -48,7 +48,7 @@ export async function checkPayout(
   // confirmations at that head was read as final.
   const head = await on.chain.head();
   const tx = await on.chain.transaction(w.txHash);
-  if (!tx) return { verdict: 'waiting', detail: `transaction ${w.txHash} not on chain yet` };
+  if (!tx) return { verdict: 'waiting', detail: `transaction ${w.txHash} not on chain yet`, missing: true };
   const seen = Math.max(head - tx.blockNumber + 1, 0);
   const final = seen >= on.confirmations;
   // A revert is a verdict only with its confirmations: a reorganisation may still take it out.
@@ -181,7 +181,7 @@ export async function settlePayouts(db: Database, chains: PayoutChains, limit = 
       await db.execute(sql`update withdrawals set tx_hash = null, payout_check = ${`refused: ${check.detail}`}, checked_at = now(), updated_at = now()
           where id = ${id} and status = 'processing' and tx_hash = ${row.tx_hash}`);
       result.refused++;
-    } else if (!(row.payout === 'hot-wallet' && check.detail.endsWith('not on chain yet'))) {
+    } else if (!(row.payout === 'hot-wallet' && check.missing)) {
       // A hot-wallet payout not on chain yet is the hot-wallet pass's to describe (re-sent, replaced, missing).
       await db.execute(sql`update withdrawals set payout_check = ${check.detail}, checked_at = now() where id = ${id} and tx_hash = ${row.tx_hash}`);
     }
