@@ -1,7 +1,8 @@
 // A JSON-RPC stand-in on 127.0.0.1 in front of the local EVM node, with the faults a real provider
 // has: a lagging or load-balanced node that answers "not found" for a mined transaction (its
-// receipt and the transaction itself), and a node that refuses a raw transaction. Everything else
-// is passed to the node as it is.
+// receipt and the transaction itself), a node that refuses a raw transaction, and a provider that
+// refuses an eth_getLogs answer of more than so many logs. Everything else is passed to the node as
+// it is.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
 interface RpcRequest {
@@ -19,6 +20,10 @@ export interface RpcProxy {
   readonly hiddenAnswers: number;
   /** The next `times` eth_sendRawTransaction calls are refused with `message`. */
   refuseSends(times: number, message: string): void;
+  /** From now on an eth_getLogs answer of more than `logs` logs is refused as providers do (-32005). */
+  capLogs(logs: number): void;
+  /** Every eth_getLogs so far: its range, whether it filtered by recipient (the `to` topic), whether it was refused. */
+  readonly getLogsCalls: readonly { from: number; to: number; byRecipient: boolean; refused: boolean }[];
   stop(): Promise<void>;
 }
 
@@ -35,6 +40,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const hidden = new Map<string, number>();
   let hiddenAnswers = 0;
   let refusals = { times: 0, message: '' };
+  let logCap = Infinity;
+  const getLogsCalls: { from: number; to: number; byRecipient: boolean; refused: boolean }[] = [];
 
   async function answer(request: RpcRequest): Promise<unknown> {
     const [first] = request.params ?? [];
@@ -51,7 +58,14 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       return { jsonrpc: '2.0', id: request.id, error: { code: -32000, message: refusals.message } };
     }
     const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
-    return res.json();
+    const body = (await res.json()) as { result?: unknown };
+    if (request.method === 'eth_getLogs') {
+      const filter = first as { fromBlock: string; toBlock: string; topics?: unknown[] };
+      const refused = Array.isArray(body.result) && body.result.length > logCap;
+      getLogsCalls.push({ from: Number(filter.fromBlock), to: Number(filter.toBlock), byRecipient: filter.topics?.[2] != null, refused });
+      if (refused) return { jsonrpc: '2.0', id: request.id, error: { code: -32005, message: `query returned more than ${logCap} results` } };
+    }
+    return body;
   }
 
   const server: Server = createServer((req, res) => {
@@ -70,6 +84,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       return hiddenAnswers;
     },
     refuseSends: (times, message) => (refusals = { times, message }),
+    capLogs: (logs) => (logCap = logs),
+    getLogsCalls,
     stop: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

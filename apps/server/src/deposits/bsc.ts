@@ -1,13 +1,26 @@
 // BEP20 deposits: BNB Smart Chain through JSON-RPC (`eth_getLogs` for USDT's Transfer events to
 // the watched addresses), with viem. The same code reads a local EVM node in tests.
-import { createPublicClient, http, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type Transport } from 'viem';
+import { BaseError, createPublicClient, http, LimitExceededRpcError, parseAbiItem, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type Transport } from 'viem';
 import { ChainUnavailableError, type ChainTransaction, type ChainTransfer, type DepositChain } from './chain';
 import { withoutUrlSecrets } from '../platform/urls';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const DECIMALS = [{ type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] }] as const;
-/** Watched addresses per `eth_getLogs` (an OR list in the `to` topic; providers cap its length). */
+/** Watched addresses one `eth_getLogs` filters by (an OR list in the `to` topic; providers cap its length). */
 const ADDRESSES_PER_QUERY = 500;
+
+/**
+ * A provider refusing a range for the size of its answer: "query returned more than 10000 results"
+ * (-32005, Infura, BSC nodes), "Log response size exceeded" (Alchemy), "exceed maximum block range".
+ * Anything else (the node down, a timeout) is not retried in halves, which would only multiply calls.
+ */
+function tooManyLogs(e: unknown): boolean {
+  const codes: unknown[] = [];
+  for (let c: unknown = e; c instanceof Error && codes.length < 5; c = c.cause) codes.push((c as { code?: unknown }).code);
+  if (codes.includes(-32005) || e instanceof LimitExceededRpcError) return true;
+  const text = e instanceof BaseError ? e.details + ' ' + e.shortMessage : String((e as Error)?.message);
+  return /more than \d+ (results|logs)|response size|too many (results|logs)|maximum block range|block range (is )?too (large|wide)|limit exceeded/i.test(text);
+}
 
 export interface BscChainOptions {
   url?: string;
@@ -15,6 +28,8 @@ export interface BscChainOptions {
   transport?: Transport;
   token: Address;
   timeoutMs?: number;
+  /** Most recipients one `eth_getLogs` filters by (default 500; tests set it low). */
+  recipientFilterLimit?: number;
 }
 
 async function guarded<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -32,6 +47,7 @@ export function bscChain(options: BscChainOptions): DepositChain {
     cacheTime: 0,
   });
   let decimals: number | undefined;
+  const filterLimit = options.recipientFilterLimit ?? ADDRESSES_PER_QUERY;
   return {
     network: 'BEP20',
     head: () => guarded('eth_blockNumber', async () => Number(await client.getBlockNumber({ cacheTime: 0 }))),
@@ -44,16 +60,37 @@ export function bscChain(options: BscChainOptions): DepositChain {
       const code = await guarded('eth_getCode', () => client.getCode({ address: address as Address }));
       return code !== undefined && code !== '0x';
     },
-    async transfers(from, to, toAddresses) {
-      const out: ChainTransfer[] = [];
-      for (let i = 0; i < toAddresses.length; i += ADDRESSES_PER_QUERY) {
-        const chunk = toAddresses.slice(i, i + ADDRESSES_PER_QUERY);
-        const logs = await guarded(`eth_getLogs ${from}–${to}`, () =>
-          client.getLogs({ address: options.token, event: TRANSFER, args: { to: chunk }, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }),
-        );
+    recipientFilterLimit: filterLimit,
+    async *transfers(from, to, recipients) {
+      if (recipients !== null && recipients.length > filterLimit) {
+        throw new Error(`BSC transfers: ${recipients.length} recipients in one filter, at most ${filterLimit}`);
+      }
+      // A range whose logs are more than the provider answers at once is read again in halves.
+      const ranges: Array<[number, number]> = [[from, to]];
+      while (ranges.length > 0) {
+        const [a, b] = ranges.shift()!;
+        let logs;
+        try {
+          logs = await client.getLogs({
+            address: options.token,
+            event: TRANSFER,
+            args: recipients === null ? undefined : { to: [...recipients] },
+            fromBlock: BigInt(a),
+            toBlock: BigInt(b),
+            strict: true,
+          });
+        } catch (e) {
+          if (a < b && tooManyLogs(e)) {
+            const mid = Math.floor((a + b) / 2);
+            ranges.unshift([a, mid], [mid + 1, b]);
+            continue;
+          }
+          throw new ChainUnavailableError(`BSC eth_getLogs ${a}–${b}: ${withoutUrlSecrets((e as Error).message.split('\n')[0])}`);
+        }
+        const page: ChainTransfer[] = [];
         for (const log of logs) {
           if (log.removed || log.blockNumber === null || log.transactionHash === null || log.logIndex === null || log.blockHash === null) continue;
-          out.push({
+          page.push({
             txHash: log.transactionHash.toLowerCase(),
             logIndex: log.logIndex,
             blockNumber: Number(log.blockNumber),
@@ -63,8 +100,8 @@ export function bscChain(options: BscChainOptions): DepositChain {
             raw: log.args.value,
           });
         }
+        yield page.sort((x, y) => x.blockNumber - y.blockNumber || x.logIndex - y.logIndex);
       }
-      return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
     },
     async transaction(txHash): Promise<ChainTransaction | null> {
       let receipt;

@@ -26,8 +26,18 @@ export interface DepositChain {
   chainId(): Promise<number>;
   /** The token's decimals (18 for BSC's USDT, 6 for Tron's). */
   decimals(): Promise<number>;
-  /** Transfers of the token to any of `to` in blocks from..to (both included), in chain order. */
-  transfers(from: number, to: number, toAddresses: readonly Hex[]): Promise<ChainTransfer[]>;
+  /**
+   * Transfers of the token in blocks from..to (both included), page by page in chain order: to any
+   * of `recipients`, or to anyone when it is null (the watcher then keeps its own). A page is one
+   * answer of the endpoint, so memory holds one page whatever the range.
+   */
+  transfers(from: number, to: number, recipients: readonly Hex[] | null): AsyncIterable<ChainTransfer[]>;
+  /**
+   * Most recipients one read can filter by on the endpoint (an OR list that providers cap). With
+   * more addresses watched the watcher reads every transfer of the token and matches them itself,
+   * never loading its addresses: 0 when the endpoint has no recipient filter.
+   */
+  readonly recipientFilterLimit: number;
   /** One transaction's transfers of the token; null while it is unknown to the chain (not sent, or not yet in a block). */
   transaction(txHash: string): Promise<ChainTransaction | null>;
   /** Whether a contract lives at this address (USDT sent to most contracts is lost). */

@@ -100,12 +100,14 @@ export function tronChain(options: TronChainOptions): DepositChain {
       decimals = parseInt(value, 16);
       return decimals;
     },
-    async transfers(from, to, toAddresses) {
-      const watched = new Set(toAddresses.map((a) => a.toLowerCase()));
+    // The events API filters by contract and time, not by recipient: every transfer is read, page by page.
+    recipientFilterLimit: 0,
+    async *transfers(from, to, recipients) {
+      const watched = recipients === null ? null : new Set(recipients.map((a) => a.toLowerCase()));
       const [first, last] = await Promise.all([block(from), block(to)]);
-      const out: ChainTransfer[] = [];
       let fingerprint: string | undefined;
       for (;;) {
+        const out: ChainTransfer[] = [];
         const q = new URLSearchParams({
           event_name: 'Transfer',
           min_block_timestamp: String(first.timestamp),
@@ -122,7 +124,7 @@ export function tronChain(options: TronChainOptions): DepositChain {
           if (typeof e.block_number !== 'number' || e.block_number < from || e.block_number > to) continue;
           if (typeof e.transaction_id !== 'string' || typeof e.event_index !== 'number') continue;
           const toHex = hex20(r.to);
-          if (!watched.has(toHex)) continue;
+          if (watched !== null && !watched.has(toHex)) continue;
           out.push({
             txHash: e.transaction_id.toLowerCase(),
             logIndex: e.event_index,
@@ -133,10 +135,10 @@ export function tronChain(options: TronChainOptions): DepositChain {
             raw: BigInt(r.value),
           });
         }
+        yield out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
         fingerprint = page.meta?.fingerprint;
         if (!fingerprint || page.data.length === 0) break;
       }
-      return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
     },
     async isContract(address) {
       // An address without a contract answers `{}`.

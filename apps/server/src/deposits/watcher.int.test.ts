@@ -1,13 +1,16 @@
 // The BEP20 deposit watcher against a real local EVM node (hardhat) and a real database: a
 // transfer is pending with its confirmations, then credited once; transfers below the minimum are
 // summed, then credited together; a reorganisation drops an unconfirmed transfer for good; a scan
-// resumes at its cursor; a broken endpoint leaves the cursor where it was. `verifyLedger` after each.
+// resumes at its cursor; a broken endpoint leaves the cursor where it was; past one filter's worth
+// of addresses every transfer is read and matched by the watcher, in halves where a provider caps
+// its answer. `verifyLedger` after each.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { HDKey } from '@scure/bip32';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { startRpcProxy } from '../../test/rpc-proxy';
 import { startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { verifyLedger } from '../wallet';
 import { bscChain } from './bsc';
@@ -210,5 +213,38 @@ describe('BEP20 deposit watcher', () => {
   it('shows a user only their own deposits', async () => {
     const stranger = await registerUser(t);
     expect(await deposits(stranger)).toEqual({ list: [], total: 0 });
+  });
+
+  it('with more addresses than one filter holds, reads every transfer and keeps its own; a capped answer is read again in halves', async () => {
+    const proxy = await startRpcProxy(chain.url);
+    try {
+      const [a, b] = [await registerUser(t), await registerUser(t)];
+      const [toA, toB] = [await depositAddress(a), await depositAddress(b)];
+      const stranger = `0x${randomBytes(20).toString('hex')}`;
+      await token.send(toA, 2n * USDT);
+      await token.send(stranger, 50n * USDT);
+      await chain.mine(3);
+      await token.sendMany([toB, stranger, toA], [3n * USDT, 60n * USDT, 4n * USDT]);
+      await chain.mine(CONFIRMATIONS);
+      proxy.capLogs(3); // the last block alone holds 3
+      // Many addresses are watched already; a filter of one recipient is too small for them.
+      const wide = bscChain({ url: proxy.url, token: token.address, recipientFilterLimit: 1 });
+      const r = await scanDeposits(t.database.db, wide, { confirmations: CONFIRMATIONS });
+      expect(r.seen).toBe(3);
+      expect(await balance(a)).toMatchObject({ balanceWallet: '6.000000' });
+      expect(await balance(b)).toMatchObject({ balanceWallet: '3.000000' });
+      const [kept] = await t.database.exec<{ n: number }>(`select count(*)::int as n from chain_deposits where to_hex = $1`, [stranger.toLowerCase()]);
+      expect(kept.n).toBe(0);
+      expect(proxy.getLogsCalls.length).toBeGreaterThan(1);
+      expect(proxy.getLogsCalls.every((c) => !c.byRecipient)).toBe(true);
+      expect(proxy.getLogsCalls.some((c) => c.refused)).toBe(true);
+      // The answers that were not refused cover the range once, in order.
+      const answered = proxy.getLogsCalls.filter((c) => !c.refused);
+      expect(answered[0].from).toBe(r.from);
+      for (let i = 1; i < answered.length; i++) expect(answered[i].from).toBe(answered[i - 1].to + 1);
+      expect(answered.at(-1)!.to).toBe(r.to);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

@@ -11,6 +11,7 @@
 import { sql, type Database, rowsOf } from '@lq/db';
 import { formatMoney, type DepositNetwork } from '@lq/contracts';
 import { postEntry } from '../wallet';
+import type { Hex } from 'viem';
 import type { ChainTransfer, DepositChain } from './chain';
 import { DEPOSIT_MIN_MICRO } from './addresses';
 
@@ -66,6 +67,17 @@ async function cursorOf(db: Database, chain: DepositChain, head: number, confirm
   return { nextBlock: Number(cursor.next_block) };
 }
 
+/** Owners of deposit addresses by their hex: of these (one parameter whatever their number), or all of them. */
+async function ownersOf(db: Runner, network: DepositNetwork, hexes: readonly string[] | null): Promise<Map<string, number>> {
+  const rows = await query<{ address_hex: string; user_id: string | number }>(
+    db,
+    hexes === null
+      ? sql`select address_hex, user_id from deposit_addresses where network = ${network}`
+      : sql`select address_hex, user_id from deposit_addresses where network = ${network} and address_hex = any(string_to_array(${hexes.join(',')}, ','))`,
+  );
+  return new Map(rows.map((r) => [r.address_hex, Number(r.user_id)]));
+}
+
 /** One scan of `chain`: read, record, confirm, move the cursor, then credit what is due. */
 export async function scanDeposits(db: Database, chain: DepositChain, options: ScanOptions): Promise<ScanResult> {
   const network = chain.network;
@@ -75,34 +87,41 @@ export async function scanDeposits(db: Database, chain: DepositChain, options: S
   const to = Math.min(head, from + (options.maxBlocksPerScan ?? 50_000) - 1);
   const safe = head - options.confirmations + 1; // blocks up to here have all their confirmations
 
-  const watched = await query<{ address_hex: string; user_id: string | number }>(
-    db,
-    sql`select address_hex, user_id from deposit_addresses where network = ${network}`,
-  );
-  const owner = new Map(watched.map((w) => [w.address_hex, Number(w.user_id)]));
-  const read: ChainTransfer[] = [];
-  if (owner.size > 0) {
+  // Few addresses: the endpoint filters by them (one read per range). Many: every transfer of the
+  // token is read page by page and only its recipients are looked up, so a scan never holds all
+  // the watched addresses (memory and reads stay flat as users grow).
+  const [{ n: watchedCount }] = await query<{ n: string | number }>(db, sql`select count(*) as n from deposit_addresses where network = ${network}`);
+  const filtered = Number(watchedCount) <= chain.recipientFilterLimit;
+  const everyOwner = filtered ? await ownersOf(db, network, null) : null;
+  const read = new Map<string, { transfer: ChainTransfer; userId: number }>();
+  if (Number(watchedCount) > 0) {
     for (let start = from; start <= to; start += blocksPerQuery) {
-      read.push(...(await chain.transfers(start, Math.min(to, start + blocksPerQuery - 1), [...owner.keys()] as `0x${string}`[])));
+      const recipients = everyOwner === null ? null : ([...everyOwner.keys()] as Hex[]);
+      for await (const page of chain.transfers(start, Math.min(to, start + blocksPerQuery - 1), recipients)) {
+        if (page.length === 0) continue;
+        const owners = everyOwner ?? (await ownersOf(db, network, [...new Set(page.map((t) => t.toHex))]));
+        // A provider may answer one event twice (pages that overlap): one row per (tx hash, log
+        // index), the last answer kept — twice in one upsert is refused by the database and would
+        // stall the network.
+        for (const transfer of page) {
+          const userId = owners.get(transfer.toHex);
+          if (userId !== undefined) read.set(`${transfer.txHash}:${transfer.logIndex}`, { transfer, userId });
+        }
+      }
     }
   }
-  // A provider may answer one event twice (pages that overlap): one row per (tx hash, log index), the
-  // last answer kept — twice in one upsert is refused by the database and would stall the network.
-  const transfers = [...new Map(read.map((t) => [`${t.txHash}:${t.logIndex}`, t])).values()];
+  const kept = [...read.values()];
+  const transfers = kept.map((r) => r.transfer);
   const decimals = transfers.length > 0 ? await chain.decimals() : 6;
   const nextBlock = Math.max(from, Math.min(to, safe) + 1);
 
   let dropped = 0;
   await db.transaction(async (tx) => {
     for (let i = 0; i < transfers.length; i += 200) {
-      const values = transfers.slice(i, i + 200).flatMap((t) => {
-        const userId = owner.get(t.toHex);
-        if (userId === undefined) return [];
-        return [
+      const values = kept.slice(i, i + 200).map(
+        ({ transfer: t, userId }) =>
           sql`(${network}, ${t.txHash}, ${t.logIndex}, ${t.blockNumber}, ${t.blockHash}, ${t.from}, ${t.toHex}, ${userId}, ${t.raw.toString()}::numeric, ${microOf(t.raw, decimals).toString()}::bigint, 'pending')`,
-        ];
-      });
-      if (values.length === 0) continue;
+      );
       // Seen again (the unconfirmed window is read on every scan): its block may have changed in a
       // reorganisation; a transfer that had been dropped and is back is pending again.
       await tx.execute(sql`insert into chain_deposits (network, tx_hash, log_index, block_number, block_hash, from_address, to_hex, user_id, raw_amount, amount, status)
@@ -151,25 +170,22 @@ export async function recordScanFailure(db: Database, network: DepositNetwork, e
  * they become one batch (the key is stored first) and one ledger entry. Answers the entries posted.
  */
 export async function creditDeposits(db: Database, network: DepositNetwork, minimum: bigint): Promise<number> {
-  const waiting = await query<{ user_id: string | number }>(
-    db,
-    sql`select distinct user_id from chain_deposits where network = ${network} and status = 'confirmed' and batch_key is null`,
-  );
-  for (const { user_id } of waiting) {
-    await db.transaction(async (tx) => {
-      const rows = await query<{ id: string | number; tx_hash: string; log_index: number; amount: string }>(
-        tx,
-        sql`select id, tx_hash, log_index, amount::text as amount from chain_deposits
-             where network = ${network} and user_id = ${Number(user_id)} and status = 'confirmed' and batch_key is null
-             order by block_number, log_index, id for update`,
-      );
-      const total = rows.reduce((s, r) => s + BigInt(r.amount), 0n);
-      if (rows.length === 0 || total < minimum) return;
-      const last = rows[rows.length - 1];
-      const key = `deposit:${network}:${last.tx_hash}:${last.log_index}`;
-      await tx.execute(sql`update chain_deposits set batch_key = ${key} where id in (${sql.join(rows.map((r) => sql`${Number(r.id)}`), sql`, `)})`);
-    });
-  }
+  // One transaction for every address: lock the waiting transfers (a concurrent credit waits here,
+  // then finds them keyed), then key each address's transfers whose total reaches the minimum. The
+  // second statement reads afresh, so it never keys a transfer another run keyed meanwhile.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select id from chain_deposits
+      where network = ${network} and status = 'confirmed' and batch_key is null order by id for update`);
+    await tx.execute(sql`with waiting as (
+        select id, user_id, tx_hash, log_index, sum(amount) over (partition by user_id) as total,
+               row_number() over (partition by user_id order by block_number desc, log_index desc, id desc) as from_last
+          from chain_deposits where network = ${network} and status = 'confirmed' and batch_key is null),
+      keyed as (
+        select w.id, 'deposit:' || ${network}::text || ':' || last.tx_hash || ':' || last.log_index as key
+          from waiting w join waiting last on last.user_id = w.user_id and last.from_last = 1
+         where w.total >= ${minimum.toString()}::bigint)
+      update chain_deposits d set batch_key = keyed.key from keyed where d.id = keyed.id and d.batch_key is null`);
+  });
 
   const batches = await query<{ batch_key: string; user_id: string | number; total: string; transfers: number | string }>(
     db,
