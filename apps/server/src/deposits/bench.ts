@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createPublicClient, getAddress, http, parseAbiItem, type Address } from 'viem';
+import { createPublicClient, getAddress, http, type Address } from 'viem';
 import { openDatabase } from '@lq/db';
 import { deployTestToken, startLocalChain } from '../../test/local-chain';
 import { verifyLedger } from '../wallet';
-import { bscChain } from './bsc';
+import { bscChain, TRANSFER } from './bsc';
 import { scanDeposits } from './watcher';
 
 const BLOCKS = 10_000;
@@ -81,7 +81,7 @@ export async function benchDeposits() {
 
       const client = createPublicClient({ transport: http(chain.url), cacheTime: 0 });
       const t0 = performance.now();
-      const raw = await client.getLogs({ address: token.address, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), fromBlock: BigInt(start), toBlock: BigInt(end) });
+      const raw = await client.getLogs({ address: token.address, event: TRANSFER, fromBlock: BigInt(start), toBlock: BigInt(end) });
       const baselineSeconds = (performance.now() - t0) / 1000;
 
       const [count] = await db.exec<{ n: string }>(`select count(*)::text as n from deposit_addresses where network = 'BEP20'`);

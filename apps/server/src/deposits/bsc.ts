@@ -4,7 +4,8 @@ import { BaseError, createPublicClient, http, LimitExceededRpcError, parseAbiIte
 import { ChainUnavailableError, type ChainTransaction, type ChainTransfer, type DepositChain } from './chain';
 import { withoutUrlSecrets } from '../platform/urls';
 
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** USDT's (any ERC-20's) Transfer event; the hot wallet searches its own payouts with it too. */
+export const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const DECIMALS = [{ type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] }] as const;
 /** Watched addresses one `eth_getLogs` filters by (an OR list in the `to` topic; providers cap its length). */
 const ADDRESSES_PER_QUERY = 500;

@@ -6,6 +6,7 @@ import { platformDeps } from '../platform/deps';
 import { DEPOSIT_NETWORKS, type DepositNetwork } from '@lq/contracts';
 import { depositSetupOf, type DepositNetworkConfig, type DepositSetup } from './addresses';
 import { bscChain } from './bsc';
+export { TRANSFER as TRANSFER_EVENT } from './bsc';
 import type { DepositChain } from './chain';
 import { tronChain } from './tron';
 import { startDepositJobs } from './jobs';

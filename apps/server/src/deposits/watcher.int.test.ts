@@ -220,7 +220,7 @@ describe('BEP20 deposit watcher', () => {
     try {
       const [a, b] = [await registerUser(t), await registerUser(t)];
       const [toA, toB] = [await depositAddress(a), await depositAddress(b)];
-      const stranger = `0x${randomBytes(20).toString('hex')}`;
+      const stranger: Address = `0x${randomBytes(20).toString('hex')}`;
       await token.send(toA, 2n * USDT);
       await token.send(stranger, 50n * USDT);
       await chain.mine(3);

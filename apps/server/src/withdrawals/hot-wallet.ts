@@ -18,18 +18,16 @@ import {
   http,
   keccak256,
   parseAbi,
-  parseAbiItem,
   type Address,
   type Hex,
   type PublicClient,
   type Transport,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { ChainUnavailableError } from '../deposits';
+import { ChainUnavailableError, TRANSFER_EVENT as TRANSFER } from '../deposits';
 import { rawOf, usdtOf } from './payout';
 import { withoutUrlSecrets } from '../platform/urls';
 
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)', 'function decimals() view returns (uint8)']);
 /** A token transfer's gas, with room (USDT's transfer uses ~35–52k). */
 const TRANSFER_GAS = 100_000n;
