@@ -17,3 +17,16 @@ export async function denseBacktest(request: APIRequestContext, mail: string): P
   return id;
 }
 
+
+/** A finished grid recommendation on ETHUSDT (a small search): its id, for `/#/?rec=<id>`. */
+export async function finishedRecommendation(request: APIRequestContext, mail: string): Promise<number> {
+  const headers = await apiLogin(request, mail);
+  const body = { strategy: 'grid', dataSource: 'binance', symbol: 'ETHUSDT', capital: 10000, start: '2020-11-01', end: '2020-12-31', params: { leverage: 10, side: 'long' }, budget: 12, seed: 7 };
+  const created = (await (await request.post('/order/api/backtest/recommend/create', { headers, data: body })).json()) as Envelope<{ id: number }>;
+  expect(created.code, created.msg).toBe('00000');
+  const id = created.data.id;
+  await expect
+    .poll(async () => ((await (await request.get(`/order/api/backtest/recommend/detail?id=${id}`, { headers })).json()) as Envelope<{ status: string }>).data.status, { timeout: 3 * MINUTE })
+    .toBe('done');
+  return id;
+}

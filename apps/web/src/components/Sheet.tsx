@@ -1,6 +1,9 @@
 // Modal: a bottom sheet on phones, a centred dialog from 768 px (ui.md). Escape and the backdrop
-// close it; focus moves in on open and back on close.
+// close it; focus moves in on open and back on close. Rendered into <body>: opened from a sticky
+// bar (the navbar's market chip) it would otherwise stay in that bar's stacking context, under the
+// tab bar, whose tap a row near the bottom would then get.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { IconClose } from './icons';
 
@@ -43,7 +46,7 @@ export function Sheet({ title, onClose, children, testId }: Props) {
       previous?.focus?.();
     };
   }, []);
-  return (
+  return createPortal(
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={panel} className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
         <div className="sheet-head">
@@ -54,6 +57,7 @@ export function Sheet({ title, onClose, children, testId }: Props) {
         </div>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -298,7 +298,12 @@ function RecommendationView({ rec, onStop, onRun, onEdit, runningTier, strategyL
     );
   }
   const result = rec.result;
-  const windowText = (w: { from: number; to: number }) => `${fmt.date(w.from)} – ${fmt.date(Math.max(w.from, w.to - 1))}`;
+  // Each date unbroken, the line free to break after the dash (a narrow column holds one date).
+  const windowText = (w: { from: number; to: number }) => (
+    <>
+      <span>{fmt.date(w.from)} –</span> <span>{fmt.date(Math.max(w.from, w.to - 1))}</span>
+    </>
+  );
   return (
     <section data-testid="presets" aria-labelledby="presets-title">
       <h2 id="presets-title" className="section-title">{t('backtest.presets')} · {strategyLabel} · {rec.symbol}</h2>
