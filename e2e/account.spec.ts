@@ -92,8 +92,13 @@ test('a new user registers, edits the profile, switches market and language, and
   await page.getByTestId('paypwd-new').fill('246810');
   await page.getByTestId('paypwd-again').fill('246810');
   await shot(page, info, '07-paypwd-form');
+  await expect(page.getByTestId('mine-paypwd')).toHaveAttribute('data-set', 'false');
+  const setLabel = await page.getByTestId('mine-paypwd').innerText();
   await page.getByTestId('paypwd-submit').click();
   await expect(page.getByTestId('paypwd-form')).toBeHidden();
+  // The row says "change" at once, without a reload.
+  await expect(page.getByTestId('mine-paypwd')).toHaveAttribute('data-set', 'true');
+  await expect(page.getByTestId('mine-paypwd')).not.toHaveText(setLabel);
   await page.getByTestId('mine-paypwd').click();
   await expect(page.getByTestId('paypwd-form')).toHaveAttribute('data-mode', 'change');
   await page.getByTestId('sheet-close').filter({ visible: true }).first().click();

@@ -21,6 +21,13 @@ async function open(page: Page, screen: string): Promise<void> {
   await page.waitForTimeout(300);
 }
 
+/** The crypto market, where the recommendation was made (one of another market is not shown). */
+async function chooseCrypto(page: Page): Promise<void> {
+  await page.getByTestId('market-switcher').first().click();
+  await page.getByTestId('market-option-binance').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'crypto');
+}
+
 async function useLocale(page: Page, locale: string): Promise<void> {
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.reload();
@@ -95,6 +102,7 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
   await waitForSymbol(request, 'binance', 'ETHUSDT');
   const [id, rec] = await Promise.all([denseBacktest(request, mail), finishedRecommendation(request, mail)]);
   await login(page, mail);
+  await chooseCrypto(page);
   const screens = [
     `/?rec=${rec}`,
     `/pages/backtest/recommandParams?rec=${rec}`,
@@ -161,6 +169,7 @@ test('the desktop reaches Mine and every entry in it by clicks, lights the right
   await waitForSymbol(request, 'binance', 'ETHUSDT');
   const [id, rec] = await Promise.all([denseBacktest(request, mail), finishedRecommendation(request, mail)]);
   await login(page, mail);
+  await chooseCrypto(page);
   const lit = page.locator('[data-testid="side-menu"] [aria-current="page"]');
 
   // The home screen's presets stay inside their cards, in three languages.
@@ -175,6 +184,16 @@ test('the desktop reaches Mine and every entry in it by clicks, lights the right
   }
   expect(problems).toEqual([]);
   await useLocale(page, 'en-US');
+
+  // The form follows the recommendation opened; another symbol hides its presets, and back shows them.
+  await open(page, `/?rec=${rec}`);
+  await expect(page.getByTestId('rec-symbol')).toHaveValue('ETHUSDT');
+  await expect(page.getByTestId('preset-balanced')).toBeVisible();
+  await page.getByTestId('rec-symbol').selectOption('BTCUSDT');
+  await expect(page.getByTestId('presets')).toHaveCount(0);
+  await expect(page.getByTestId('presets-empty')).toBeVisible();
+  await page.getByTestId('rec-symbol').selectOption('ETHUSDT');
+  await expect(page.getByTestId('preset-balanced')).toBeVisible();
 
   // The entry lit is the section of the page shown.
   for (const [screen, entry] of [

@@ -5,7 +5,7 @@
 // wallet has it; TRC20 (not configured in the e2e run) says it is not open.
 import jsQR from 'jsqr';
 import type { Address } from 'viem';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page, Route, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
@@ -139,4 +139,22 @@ test('the webview refuses a page of another site', async ({ page, request }, inf
   await page.goto(`/#/pages/webview/webview?url=${encodeURIComponent('https://evil.example/phish')}`);
   await expect(page.getByTestId('webview-refused')).toBeVisible();
   await expect(page.getByTestId('webview-frame')).toHaveCount(0);
+});
+
+// A network the operator opens while the page is on screen: "not open" is asked again (every 30 s
+// while shown), so the address appears without a reload.
+test('a deposit network that opens while the page shows "not open" shows its address without a reload', async ({ page, request }, info) => {
+  const mail = `recharge.opens.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  await login(page, mail);
+  await page.clock.install();
+  const closed = { code: 'A0360', msg: 'USDT deposits on BEP20 are not open yet', data: null };
+  const whileClosed = (route: Route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify(closed) });
+  await page.route('**/user/api/recharge/address?network=BEP20*', whileClosed);
+  await page.evaluate(() => (location.hash = '/pages/recharge/recharge'));
+  await expect(page.getByTestId('recharge-closed')).toBeVisible();
+  await page.unroute('**/user/api/recharge/address?network=BEP20*', whileClosed);
+  await page.clock.fastForward(31_000);
+  await expect(page.getByTestId('recharge-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  await expect(page.getByTestId('recharge-closed')).toHaveCount(0);
 });

@@ -21,3 +21,20 @@ test('a hash change while the app mounts opens that page', async ({ page }) => {
   await expect(page.getByTestId('about-version')).toBeVisible();
   await expect(page.getByTestId('agreement-privacy')).toHaveCount(0);
 });
+
+// A link opened in a new tab: the tab's history already holds about:blank, so "back" from the first
+// page must stay in the app (it goes home) rather than leave it; after a page of the app, back
+// returns to that page.
+test('the back arrow of the first page opened in a tab goes home, never out of the app', async ({ page, baseURL }, info) => {
+  test.skip(info.project.name !== 'phone', 'the nav bar’s back arrow is the phone’s');
+  await page.goto('about:blank');
+  await page.goto('/#/pages/aboutus/aboutus');
+  await expect(page.getByTestId('about-version')).toBeVisible();
+  await page.getByTestId('nav-back').click();
+  // Home is for members: a guest lands on the login page — in the app, not on about:blank.
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/#/pages/login/login`));
+  await page.evaluate(() => (location.hash = '/pages/forgetPwd/forgetPwd'));
+  await expect(page.getByTestId('forget-form')).toBeVisible();
+  await page.getByTestId('nav-back').click();
+  await expect(page).toHaveURL(/#\/pages\/login\/login/);
+});

@@ -12,6 +12,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
+import { waitForCode } from './support/mailbox';
 import { adjustWallet, login, ops, register, setPayPassword } from './support/users';
 
 const test = holding('local-chain');
@@ -40,6 +41,22 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   // What the user's level may withdraw without a review, and what is left of it.
   await expect(page.getByTestId('wd-limits')).toContainText('Left without review: 2,000.00 of 2,000.00 in 24 hours, 20,000.00 of 20,000.00 in 30 days');
 
+  // No payment password yet: said before anything is typed, with the way to set one; back here after.
+  await expect(page.getByTestId('wd-no-paypwd')).toContainText('Set a payment password first');
+  await expect(page.getByTestId('wd-submit')).toBeDisabled();
+  await page.getByTestId('wd-set-paypwd').click();
+  await expect(page.getByTestId('paypwd-form')).toHaveAttribute('data-mode', 'set');
+  await page.waitForTimeout(2_000); // one code per address per MAIL_CODE_INTERVAL_SECONDS (register sent one)
+  const sentAt = Date.now();
+  await page.getByTestId('paypwd-send-code').click();
+  await page.getByTestId('paypwd-code').fill(await waitForCode(mail, sentAt - 1000));
+  await page.getByTestId('paypwd-new').fill('135790');
+  await page.getByTestId('paypwd-again').fill('135790');
+  await page.getByTestId('paypwd-submit').click();
+  await expect(page).toHaveURL(/pages\/withdraw\/withdraw/);
+  await expect(page.getByTestId('wd-no-paypwd')).toHaveCount(0);
+  await expect(page.getByTestId('wd-submit')).toBeEnabled();
+
   await page.getByTestId('wd-amount').fill('9');
   await page.getByTestId('wd-submit').click();
   await expect(page.getByTestId('wd-amount-error')).toHaveText('The smallest withdrawal is 10 Lightning');
@@ -65,7 +82,7 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
 
   await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
   await page.getByTestId('wd-submit').click();
-  await expect(page.getByText('Please set a payment password first')).toBeVisible();
+  await expect(page.getByTestId('wd-paidPwd-error')).toContainText('The payment password is wrong');
   await page.getByTestId('wd-records-link').click();
   await expect(page.getByTestId('wd-empty')).toBeVisible();
 });

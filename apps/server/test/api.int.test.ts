@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldLabel } from '@lq/contracts';
 import { BODY_LIMIT } from '../src';
 import { registerUser, startTestApp, uniqueMail, type TestApp } from './helpers';
 
@@ -111,7 +112,7 @@ describe('conventions', () => {
       expect({ url, status: res.statusCode, body: res.json() }).toEqual({
         url,
         status: 422,
-        body: { code: 'A0410', msg: `${field} contains a control character (such as NUL), which is not allowed`, data: { field } },
+        body: { code: 'A0410', msg: `${fieldLabel('en-US', field)} contains a control character (such as NUL), which is not allowed`, data: { field } },
       });
     }
     // tab, line feed and carriage return are text
@@ -140,7 +141,7 @@ describe('conventions', () => {
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toEqual({
       code: 'A0410',
-      msg: 'userMail has the wrong type, expected string',
+      msg: 'E-mail has the wrong type, expected string',
       data: { field: 'userMail' },
     });
     const missing = await t.call('POST', '/user/api/login', {
@@ -149,20 +150,20 @@ describe('conventions', () => {
     });
     expect(missing.json()).toEqual({
       code: 'A0410',
-      msg: 'password 为必填项',
+      msg: '密码 为必填项',
       data: { field: 'password' },
     });
     const badMail = await t.call('POST', '/user/api/login', {
       body: { userMail: 'nope', password: 'x' },
       lang: 'en_US',
     });
-    expect(badMail.json().msg).toBe('userMail is not a valid e-mail address');
+    expect(badMail.json().msg).toBe('E-mail is not a valid e-mail address');
     const badEnum = await t.call('POST', '/user/api/verify-code/send', {
       body: { userMail: 'a@b.co', codeType: 'X' },
       lang: 'en_US',
     });
     expect(badEnum.json().msg).toBe(
-      'codeType must be one of: REGISTER, LOGIN_PWD_RESET, MAIL_PAID_PWD_RESET',
+      'Code purpose must be one of: REGISTER, LOGIN_PWD_RESET, MAIL_PAID_PWD_RESET',
     );
   });
 

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '@lq/contracts';
+import { FIELD_LABELS, LOCALES } from '@lq/contracts';
 
 const dir = join(import.meta.dirname, '../src/i18n/locales');
 
@@ -47,3 +47,17 @@ for (const ns of ['common', 'legal']) {
     });
   });
 }
+
+describe('field labels', () => {
+  it('a form labels each strategy field as the server names it in its messages', () => {
+    const differ: string[] = [];
+    for (const locale of LOCALES) {
+      const web = (JSON.parse(readFileSync(join(dir, `${locale}.json`), 'utf8')) as { field: Record<string, string> }).field;
+      for (const [name, label] of Object.entries(web)) {
+        if (name === 'order') continue; // "Order {{n}}": the slot heading, not a field
+        if (FIELD_LABELS[locale][name] !== label) differ.push(`${locale} ${name}: web "${label}", server "${FIELD_LABELS[locale][name]}"`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+});

@@ -232,3 +232,19 @@ describe('schemas entry point', () => {
     }
   });
 });
+
+describe('every error at once', () => {
+  it('the cross-field rules run beside the field errors: a short range is named with a low capital and a bad grid count', () => {
+    const r = gridSchema.safeParse({ ...crypto, capital: 10, gridNumber: 1, gap: 0.05, lotsPerGrid: 0.05, start: '2024-01-01', end: '2024-01-03' });
+    expect(r.success).toBe(false);
+    const byPath = Object.fromEntries(r.error!.issues.map((i) => [i.path.join('.'), i.message]));
+    expect(byPath).toMatchObject({ capital: 'validation.capitalMin', gridNumber: 'validation.gridNumberMin', end: 'validation.rangeMin7Days' });
+  });
+  it('a field with its own error gets no second one from a rule, and a malformed value breaks no rule', () => {
+    const r = commonParamsSchema.safeParse({ ...forex, spread: 'wide', start: 42, end: '2024-01-03', leverage: 'x' });
+    const issues = r.error!.issues.map((i) => `${i.path.join('.')}:${i.message}`);
+    expect(issues.filter((i) => i.startsWith('spread:'))).toHaveLength(1);
+    expect(issues.filter((i) => i.startsWith('leverage:'))).toHaveLength(1);
+    expect(issues.some((i) => i.startsWith('start:'))).toBe(true);
+  });
+});

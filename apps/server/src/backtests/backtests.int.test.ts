@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KLINE_EXACT_MARKERS } from '@lq/contracts';
+import { fieldLabel, toLangHeader, KLINE_EXACT_MARKERS, LOCALES } from '@lq/contracts';
 import { registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
 import { gridParams, seedCandles, until, vipUser, waitFinished, type Detail } from './test-helpers';
 
@@ -117,8 +117,27 @@ describe('bad parameters: a 4xx naming the field, never a 500', () => {
       const e = res.json<Err>();
       expect(e.data?.field).toBe(field);
       expect(e.msg).toMatch(msg);
+      // In every language the message names the field as its form labels it, never by its path.
+      if (name === 'unknown field') return;
+      for (const locale of LOCALES) {
+        const m = (await create(vip.token, body, toLangHeader(locale))).json<Err>().msg;
+        expect(m, `${locale}: ${m}`).not.toMatch(/params\./);
+        expect(m, `${locale}: ${m}`).not.toMatch(/\b[a-z]+[A-Z]\w*\b/); // lotsPerGrid, takerFee, dataSource …
+        const name = field.split('.').pop()!;
+        if (!/^[a-z]+$/.test(name) || !['en-US', 'in_ID', 'vi-VN'].includes(locale)) expect(m, `${locale}: ${m}`).not.toContain(name);
+        // A form field's message says which one (other messages describe the request as a whole).
+        if (field.startsWith('params.') && !/candles/.test(e.msg)) expect(m, `${locale}: ${m}`).toContain(fieldLabel(locale, field));
+      }
     });
   }
+
+  it('the size below the minimum of the report: the label of the grid form, in English and Thai', async () => {
+    const en = (await create(vip.token, btc({ lotsPerGrid: 0.05 }))).json<Err>().msg;
+    expect(en).toMatch(/^Size per grid 0\.05 is below the minimum order size/);
+    const th = (await create(vip.token, btc({ lotsPerGrid: 0.05 }), 'th_TH')).json<Err>().msg;
+    expect(th).toContain('ขนาดต่อกริด');
+    expect(th).not.toContain('lotsPerGrid');
+  });
 
   it('localizes the message', async () => {
     const res = await create(vip.token, btc({ capital: 500 }), 'zh_TW');

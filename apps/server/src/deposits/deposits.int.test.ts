@@ -68,7 +68,7 @@ describe('deposit addresses', () => {
     for (const q of ['ERC20', 'bep20', '']) {
       const res = await t.call('GET', `/user/api/recharge/address?network=${q}`, { token: u.token, lang: 'en_US' });
       expect(res.statusCode).toBe(422);
-      expect(res.json<Envelope<null>>().msg).toContain('network');
+      expect(res.json<Envelope<null>>().msg).toContain('Network');
     }
     expect((await t.call('GET', '/user/api/recharge/address?network=BEP20')).statusCode).toBe(401);
   });

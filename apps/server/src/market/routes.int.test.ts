@@ -91,7 +91,7 @@ describe('GET /order/api/backtest/tactics-selection', () => {
   it('refuses bad input with a clear 4xx', async () => {
     const missing = await get('/order/api/backtest/tactics-selection');
     expect(missing.status).toBe(422);
-    expect(missing.body.msg).toContain('dataSource');
+    expect(missing.body.msg).toBe('Market is required');
     const unknown = await get('/order/api/backtest/tactics-selection?dataSource=nyse');
     expect(unknown).toMatchObject({ status: 422, body: { code: 'A0251' } });
     const closed = await get('/order/api/backtest/tactics-selection?dataSource=okx');

@@ -235,7 +235,7 @@ describe('verification codes', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
-      msg: 'code must be at most 8 characters',
+      msg: 'Verification code must be at most 8 characters',
       data: { field: 'code' },
     });
   });
@@ -513,7 +513,7 @@ describe('profile', () => {
       body: { locale: 'xx' },
       lang: 'en_US',
     });
-    expect(bad.json()).toMatchObject({ code: 'A0410', msg: 'locale is not a supported language' });
+    expect(bad.json()).toMatchObject({ code: 'A0410', msg: 'Language is not a supported language' });
   });
 
   it('sets the payment password with a mailed code', async () => {

@@ -143,7 +143,7 @@ describe('rebate → balance transfer', () => {
     const ja = await transfer(u, { amount: '9', idempotencyKey: key }, 'ja_JP');
     expect(ja.json<Envelope>().msg).toBe('リベートウォレットの残高は 5.000000 のみです');
     const zh = await transfer(u, { amount: '0.1234567', idempotencyKey: key }, 'zh_CN');
-    expect(zh.json<Envelope>().msg).toBe('amount 必须是最多 6 位小数的金额');
+    expect(zh.json<Envelope>().msg).toBe('金额 必须是最多 6 位小数的金额');
     expect(await info(u)).toMatchObject({ balanceWallet: '0.000000', rebateWallet: '5.000000' });
     expect((await records(u)).data.total).toBe(1);
   });

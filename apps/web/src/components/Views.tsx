@@ -28,9 +28,13 @@ export function ErrorView({ message, onRetry }: { message: string; onRetry: () =
 export function NavBar({ title, back = true, right }: { title: string; back?: boolean; right?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Back within the app only: the router numbers this tab's entries (history.state.idx, kept by a
+  // replace). At the first one — a link opened in a new tab, where history.length already counts
+  // about:blank — back would leave the app, so it goes home instead.
   const goBack = () => {
-    if (window.history.length > 1) void navigate(-1);
-    else void navigate('/');
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate('/', { replace: true });
   };
   return (
     <header className="navbar">

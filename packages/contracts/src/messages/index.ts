@@ -2,6 +2,7 @@ import type { Locale } from '../locales';
 import { DEFAULT_LOCALE } from '../locales';
 import { enUS, type MessageKey, type Messages } from './en-US';
 import { formatMessage } from './format';
+import { fieldLabel } from './fields';
 import { inID } from './in-ID';
 import { jaJP } from './ja-JP';
 import { thTH } from './th-TH';
@@ -11,6 +12,7 @@ import { zhTW } from './zh-TW';
 
 export type { MessageKey, Messages };
 export { formatMessage };
+export { FIELD_LABELS, fieldLabel, type FieldName } from './fields';
 
 /** Server message catalogs of every locale. */
 export const MESSAGES: Record<Locale, Messages> = {
@@ -37,5 +39,7 @@ export function translate(
     (MESSAGES[DEFAULT_LOCALE] as Record<string, string | undefined>)[key] ??
     (enUS as Record<string, string | undefined>)[key] ??
     key;
-  return formatMessage(template, params);
+  // A field is named as its form labels it, in this language (never `params.lotsPerGrid`).
+  const named = typeof params?.field === 'string' ? { ...params, field: fieldLabel(locale, params.field) } : params;
+  return formatMessage(template, named);
 }

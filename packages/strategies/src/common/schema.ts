@@ -205,8 +205,33 @@ export function checkCommon(v: CommonParamsInput, ctx: z.RefinementCtx): void {
   }
 }
 
+/**
+ * An object schema with its cross-field rules run even when some fields failed, so a form shows
+ * every error at once (the 7-day range used to appear only after capital and grid errors were
+ * fixed). The rules read what parsed; a field that already has an error gets no second one, and a
+ * rule that cannot read a malformed value is skipped (that value's own error says why).
+ */
+function withCrossFieldRules<T extends z.ZodObject>(object: T, rules: (value: z.output<T>, ctx: z.RefinementCtx<z.output<T>>) => void) {
+  return object.superRefine(
+    (value, ctx) => {
+      const failed = new Set(ctx.issues.map((issue) => issue.path?.map(String).join('.') ?? ''));
+      const guarded = Object.create(ctx) as typeof ctx;
+      guarded.addIssue = (issue) => {
+        const path = typeof issue === 'string' ? '' : (issue.path ?? []).map(String).join('.');
+        if (!failed.has(path)) ctx.addIssue(issue);
+      };
+      try {
+        rules(value, guarded);
+      } catch {
+        // a malformed value the rule could not read: its field's error is already there
+      }
+    },
+    { when: () => true },
+  );
+}
+
 /** The common object alone (useful for forms that pick the strategy later). */
-export const commonParamsSchema = z.object(commonShape).superRefine(checkCommon);
+export const commonParamsSchema = withCrossFieldRules(z.object(commonShape), (value, ctx) => checkCommon(value as unknown as CommonParamsInput, ctx));
 export type CommonParams = z.output<typeof commonParamsSchema>;
 
 /** Builds a strategy schema: the common fields + its own, with the common rules and its own rules. */
@@ -214,7 +239,7 @@ export function strategySchema<S extends z.ZodRawShape>(
   shape: S,
   check?: (value: z.output<z.ZodObject<typeof commonShape & S>>, ctx: z.RefinementCtx) => void,
 ) {
-  return z.object({ ...commonShape, ...shape }).superRefine((value, ctx) => {
+  return withCrossFieldRules(z.object({ ...commonShape, ...shape }), (value, ctx) => {
     checkCommon(value as unknown as CommonParamsInput, ctx);
     check?.(value, ctx);
   });

@@ -85,10 +85,10 @@ describe('card deposits (simulated provider)', () => {
       ['9.99', 'A0361', 'Enter an amount from 10 to 5000 USDT'],
       ['5000.01', 'A0361', 'Enter an amount from 10 to 5000 USDT'],
       // A card is charged in cents: a third decimal is refused as the card network would refuse it.
-      ['10.123', 'A0410', 'amount can have at most 2 decimal places (a card is charged in cents)'],
-      ['5000.000001', 'A0410', 'amount can have at most 2 decimal places (a card is charged in cents)'],
+      ['10.123', 'A0410', 'Amount can have at most 2 decimal places (a card is charged in cents)'],
+      ['5000.000001', 'A0410', 'Amount can have at most 2 decimal places (a card is charged in cents)'],
       // More than a BIGINT of micro-units holds: a validation error, not a 500 from the database.
-      ['999999999999999', 'A0410', 'amount is larger than any wallet can hold'],
+      ['999999999999999', 'A0410', 'Amount is larger than any wallet can hold'],
       ['12.1234567', 'A0410', undefined],
       ['-20', 'A0410', undefined],
       [20, 'A0410', undefined],

@@ -12,7 +12,7 @@ import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
 import { TransportError } from '../../lib/api';
 import { api } from '../../lib/session';
-import { useAppStore } from '../../lib/store';
+import { appStore, useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
 
@@ -55,6 +55,9 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
     setBusy(true);
     try {
       await api.post('user/api/paid-pwd/edit', { ...values, code: values.code.trim() }, { silent: true });
+      // Every screen that reads it (Mine's row, the withdrawal form) knows at once, without a reload.
+      const user = appStore.getState().user;
+      if (user && !user.hasPaidPwd) appStore.getState().setUser({ ...user, hasPaidPwd: true });
       showToast(t('account.payPwdSaved'), 'success');
       onDone();
     } catch (error) {

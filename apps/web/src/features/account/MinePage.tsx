@@ -69,7 +69,7 @@ export default function MinePage({ settings }: { settings?: ReactNode }) {
           <Row to="/pages/personal/personal" label={t('account.personalSettings')} testId="mine-personal" value={user.nickname ?? t('common.notSet')} />
           <Row to="/pages/changePwd/changePwd" label={t('account.changePassword')} testId="mine-change-pwd" />
           <li>
-            <button type="button" className="list-row" onClick={() => setPayPwdOpen(true)} data-testid="mine-paypwd">
+            <button type="button" className="list-row" onClick={() => setPayPwdOpen(true)} data-testid="mine-paypwd" data-set={user.hasPaidPwd}>
               {user.hasPaidPwd ? t('account.changePayPwd') : t('account.setPayPwd')}
               <span className="value" />
               <IconChevron className="chev" />

@@ -108,7 +108,18 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
   const [remembered] = useState(lastRecommendation);
   const recId = Number(search.get('rec')) || remembered;
   const rec = useRecommendation(recId);
-  const recommendation = rec.data;
+  // A recommendation opened by its address fills the form with what it was made for; after that
+  // it is shown only while the form still asks for that market, strategy and symbol (switching
+  // BTCUSDT to ETHUSDT no longer leaves BTCUSDT's presets on screen).
+  const loaded = rec.data;
+  const [filledFrom, setFilledFrom] = useState<number>();
+  if (loaded && filledFrom !== loaded.id && loaded.dataSource === dataSource) {
+    setFilledFrom(loaded.id);
+    setStrategy(loaded.strategy);
+    setSymbol(loaded.symbol);
+  }
+  const recommendation =
+    loaded && loaded.dataSource === dataSource && loaded.strategy === chosenStrategy && loaded.symbol === chosenSymbol ? loaded : undefined;
 
   const strategyLabel = (value: string, label?: string) => (isStrategyKey(value) ? t(`strategy.${value}`) : (label ?? value));
 
@@ -175,7 +186,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
     void navigate(createOrderPath(r.strategy, marketOfDataSource(r.dataSource), { symbol: r.symbol, params: JSON.stringify(params) }));
   };
 
-  const running = recommendation?.status === 'running';
+  const running = loaded?.status === 'running';
   const loadingRefs = tactics.isPending || currencies.isPending;
 
   return (
@@ -258,7 +269,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
           runningTier={runningTier}
           strategyLabel={strategyLabel(recommendation.strategy)}
         />
-      ) : !recId && strategies.length && symbols.length ? (
+      ) : (!recId || loaded) && strategies.length && symbols.length ? (
         <EmptyState text={t('backtest.emptyPresets')} testId="presets-empty" />
       ) : null}
     </div>

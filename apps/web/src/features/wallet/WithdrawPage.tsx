@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
+import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { createWithdrawal, invalidateWallet, useWalletInfo, useWithdrawLimits } from './api';
 import { displayMoney } from './money';
@@ -34,6 +35,8 @@ export default function WithdrawPage() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   const [key] = useState(newKey);
+  // Said before anything is typed, not after a submit: without a payment password nothing can be sent.
+  const noPayPwd = useAppStore((s) => s.user?.hasPaidPwd === false);
 
   const available = info.data ? parseMoney(info.data.balanceWallet) : undefined;
   const typed = parseMoney(amount.trim());
@@ -121,13 +124,19 @@ export default function WithdrawPage() {
           <div><dt>{t('withdrawForm.received')}</dt><dd data-testid="wd-received">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed)) : '--'}</dd></div>
           <div><dt>{t('withdrawForm.total')}</dt><dd data-testid="wd-total">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed + FEE)) : '--'}</dd></div>
         </dl>
+        {noPayPwd ? (
+          <div className="bt-notice wl-no-paypwd" role="status" data-testid="wd-no-paypwd">
+            <p>{t('withdrawForm.noPayPwd')}</p>
+            <Link className="btn btn-primary" to="/pages/changePwd/pay/changePayPwd" data-testid="wd-set-paypwd">{t('withdrawForm.setPayPwd')}</Link>
+          </div>
+        ) : null}
         <label className="field">
           <span>{t('withdrawForm.paidPwd')}</span>
-          <input className="input num" type="password" inputMode="numeric" autoComplete="off" maxLength={PAY_PWD_LENGTH} value={paidPwd} onChange={(e) => setPaidPwd(e.target.value.replace(/\D/g, ''))} aria-invalid={errors.paidPwd ? true : undefined} aria-describedby="wd-paidPwd-error" data-field="paidPwd" data-testid="wd-paidPwd" />
+          <input className="input num" type="password" inputMode="numeric" autoComplete="off" maxLength={PAY_PWD_LENGTH} value={paidPwd} disabled={noPayPwd} onChange={(e) => setPaidPwd(e.target.value.replace(/\D/g, ''))} aria-invalid={errors.paidPwd ? true : undefined} aria-describedby="wd-paidPwd-error" data-field="paidPwd" data-testid="wd-paidPwd" />
         </label>
         {fieldError('paidPwd')}
         <p className="wl-facts">{t('withdrawForm.arrives', { min: CONVERSION_MIN })}</p>
-        <Button type="submit" block busy={busy} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
+        <Button type="submit" block busy={busy} disabled={noPayPwd} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
         {info.isError ? <p className="field-error">{tc('common.loadFailed')}</p> : null}
       </form>
     </div>

@@ -64,7 +64,10 @@ export function useRechargeAddress(network: DepositNetwork) {
   return useQuery({
     queryKey: ['wallet', 'recharge', network],
     queryFn: () => api.get<RechargeAddress>(PATHS.rechargeAddress, { query: { network }, silent: true }),
-    staleTime: Infinity,
+    // An address never changes; "not open" may, when the operator opens the network: asked again
+    // on every visit and every 30 s while the page shows it (it used to stay until a reload).
+    staleTime: (query) => (query.state.status === 'success' ? Infinity : 0),
+    refetchInterval: (query) => (query.state.status === 'error' ? 30_000 : false),
     retry: (count, error) => !(error instanceof ApiError) && count < 2,
   });
 }
