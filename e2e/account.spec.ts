@@ -47,8 +47,8 @@ test('a new user registers, edits the profile, switches market and language, and
   await expect(page).toHaveURL(/#\/pages\/login\/login/);
   await shot(page, info, '03-registered');
 
-  // Log in.
-  await page.getByTestId('login-email').fill(mail);
+  // Log in: the e-mail typed on register is already there.
+  await expect(page.getByTestId('login-email')).toHaveValue(mail);
   await page.getByTestId('login-password').fill(PASSWORD);
   await page.getByTestId('login-submit').click();
   await expect(page).not.toHaveURL(/login/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOf, formatCompact, formatDuration, formatNumber, formatPercent, formatPrice, groupThousands, toNumber } from '../src/lib/format';
+import { decimalsOf, formatCompact, formatDuration, formatNumber, formatPercent, formatPrice, groupThousands, localeTag, toNumber } from '../src/lib/format';
 
 describe('toNumber', () => {
   it('accepts numbers and numeric strings, rejects everything else', () => {
@@ -105,5 +105,16 @@ describe('messageForField', () => {
     expect(messageForField('params.interval: the BTCUSDT data has 1h candles', 'interval')).toBe('The BTCUSDT data has 1h candles');
     expect(messageForField('国家/地区: 不支持', 'country')).toBe('国家/地区: 不支持');
     expect(messageForField('country: 不支持', 'country')).toBe('不支持');
+  });
+});
+
+describe('one calendar per screen', () => {
+  it('dates are Gregorian in every locale (Thai would otherwise write 2563 beside Gregorian date fields)', () => {
+    for (const locale of ['th-TH', 'en-US', 'zh-TW', 'ja-JP', 'in_ID', 'vi-VN', 'zh-CN']) {
+      const text = new Intl.DateTimeFormat(localeTag(locale), { year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.UTC(2020, 10, 1, 12));
+      expect(text, locale).toContain('2020');
+      expect(text, locale).not.toContain('2563');
+    }
+    expect(new Intl.NumberFormat(localeTag('th-TH')).format(1234.5)).toBe('1,234.5');
   });
 });

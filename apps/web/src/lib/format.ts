@@ -119,8 +119,12 @@ export function formatPrice(value: unknown, decimals: number, step?: number): st
   return (negative && units !== 0n ? '-' : '') + body;
 }
 
-/** BCP 47 tag of an app locale (in_ID is spelled as the spec spells it; Intl wants id-ID). */
-export const localeTag = (locale: string): string => (locale === 'in_ID' ? 'id-ID' : locale);
+/**
+ * BCP 47 tag of an app locale for Intl (in_ID is spelled as the spec spells it; Intl wants id-ID),
+ * always in the Gregorian calendar: Thai would otherwise show Buddhist-era years (2563) beside the
+ * date fields, which are Gregorian — one calendar per screen. Number formats ignore the extension.
+ */
+export const localeTag = (locale: string): string => `${locale === 'in_ID' ? 'id-ID' : locale}-u-ca-gregory`;
 
 /**
  * A duration in the locale's own words and units (days from 1 d, hours from 1 h, else minutes):

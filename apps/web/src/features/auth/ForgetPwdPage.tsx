@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { mailFrom } from './carriedMail';
 import { Button } from '../../components/Button';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { TextField } from '../../components/TextField';
@@ -17,19 +18,21 @@ const resetRules = lazyZodResolver<ResetForm>(() => import('./schemas').then((m)
 export default function ForgetPwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState, trigger, getValues } = useForm<ResetForm>({
+  const { register, handleSubmit, formState, trigger, getValues, control } = useForm<ResetForm>({
     resolver: resetRules.resolver,
-    defaultValues: { userMail: '', code: '', password: '', passwordAgain: '' },
+    defaultValues: { userMail: mailFrom(location.state), code: '', password: '', passwordAgain: '' },
   });
   const errors = formState.errors;
+  const typedMail = useWatch({ control, name: 'userMail' }) ?? '';
 
   const onSubmit = handleSubmit(async (values) => {
     setBusy(true);
     try {
       await api.post('user/api/password/reset', { ...values, userMail: values.userMail.trim(), code: values.code.trim() });
       showToast(t('auth.resetSuccess'), 'success');
-      void navigate('/pages/login/login', { replace: true });
+      void navigate('/pages/login/login', { replace: true, state: { mail: values.userMail.trim() } });
     } catch {
       // message already shown
     } finally {
@@ -61,7 +64,7 @@ export default function ForgetPwdPage() {
           {t('auth.resetSubmit')}
         </Button>
         <div className="links">
-          <Link to="/pages/login/login">{t('auth.login')}</Link>
+          <Link to="/pages/login/login" state={{ mail: typedMail.trim() }}>{t('auth.login')}</Link>
         </div>
       </form>
     </div>

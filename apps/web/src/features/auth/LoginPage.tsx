@@ -1,6 +1,7 @@
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { mailFrom } from './carriedMail';
 import { useState } from 'react';
 import type { LoginResult } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -18,8 +19,9 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState } = useForm<LoginForm>({ resolver: loginRules.resolver, defaultValues: { userMail: '', password: '' } });
+  const { register, handleSubmit, formState, control } = useForm<LoginForm>({ resolver: loginRules.resolver, defaultValues: { userMail: mailFrom(location.state), password: '' } });
   const errors = formState.errors;
+  const typedMail = useWatch({ control, name: 'userMail' }) ?? '';
 
   const onSubmit = handleSubmit(async (values) => {
     setBusy(true);
@@ -47,8 +49,8 @@ export default function LoginPage() {
           {t('auth.login')}
         </Button>
         <div className="links">
-          <Link to="/pages/forgetPwd/forgetPwd" data-testid="link-forget">{t('auth.forgotPassword')}</Link>
-          <Link to="/pages/rigister/register" data-testid="link-register">
+          <Link to="/pages/forgetPwd/forgetPwd" state={{ mail: typedMail.trim() }} data-testid="link-forget">{t('auth.forgotPassword')}</Link>
+          <Link to="/pages/rigister/register" state={{ mail: typedMail.trim() }} data-testid="link-register">
             {t('auth.noAccount')} {t('auth.register')}
           </Link>
         </div>

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { mailFrom } from './carriedMail';
 import { Button } from '../../components/Button';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { TextField } from '../../components/TextField';
@@ -27,18 +28,20 @@ export default function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const lang = i18n.language === 'in_ID' ? 'id-ID' : i18n.language;
   const countries = useMemo(() => countryOptions(lang), [lang]);
-  const { register, handleSubmit, formState, trigger, getValues, setError } = useForm<RegisterForm>({
+  const location = useLocation();
+  const { register, handleSubmit, formState, trigger, getValues, setError, control } = useForm<RegisterForm>({
     resolver: registerRules.resolver,
-    defaultValues: { userMail: '', code: '', password: '', passwordAgain: '', inviteCode: params.get('inviteCode') ?? '', country: '', agree: false },
+    defaultValues: { userMail: mailFrom(location.state), code: '', password: '', passwordAgain: '', inviteCode: params.get('inviteCode') ?? '', country: '', agree: false },
   });
   const errors = formState.errors;
+  const typedMail = useWatch({ control, name: 'userMail' }) ?? '';
 
   const onSubmit = handleSubmit(async ({ userMail, code, password, passwordAgain: _again, agree: _agree, inviteCode, country }) => {
     setBusy(true);
     try {
       await api.post('user/api/register', { userMail: userMail.trim(), code: code.trim(), password, country, ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}) });
       showToast(t('auth.registerSuccess'), 'success');
-      void navigate('/pages/login/login', { replace: true });
+      void navigate('/pages/login/login', { replace: true, state: { mail: userMail.trim() } });
     } catch (e) {
       // The message is shown as a toast; the field it names (country refused, wrong code) shows it too.
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
@@ -95,7 +98,7 @@ export default function RegisterPage() {
           {t('auth.register')}
         </Button>
         <div className="links">
-          <Link to="/pages/login/login" data-testid="link-login">
+          <Link to="/pages/login/login" state={{ mail: typedMail.trim() }} data-testid="link-login">
             {t('auth.haveAccount')} {t('auth.login')}
           </Link>
         </div>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { IconInfo } from '../../components/icons';
 import { Sheet } from '../../components/Sheet';
-import { formatCompact, formatDuration, formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { formatCompact, formatDuration, localeTag, formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { upDownColors } from './chartData';
 import '../../components/screens.css';
@@ -117,7 +117,7 @@ export function Notice({ children, tone = 'info', testId = 'notice' }: { childre
 /** Display helpers bound to the user's locale. */
 export function useFormatters() {
   const locale = useAppStore((s) => s.locale);
-  const tag = locale === 'in_ID' ? 'id-ID' : locale;
+  const tag = localeTag(locale);
   const money = (v: unknown) => formatCompact(v, locale, 2);
   const signedMoney = (v: unknown) => {
     const n = toNumber(v);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { RobotItem, RobotStatus } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
-import { formatDuration, formatNumber, formatPercent, toNumber } from '../../lib/format';
+import { formatDuration, localeTag, formatNumber, formatPercent, toNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { actionsOf, formatMoney, splitReason } from './model';
 import type { RobotAction } from './api';
@@ -19,7 +19,7 @@ export const toneOf = (value: unknown): Tone => {
 
 export function useFmt() {
   const locale = useAppStore((s) => s.locale);
-  const tag = locale === 'in_ID' ? 'id-ID' : locale;
+  const tag = localeTag(locale);
   const money = (v: unknown) => formatMoney(v, locale);
   /** Signed amount: +1,234.5 / -12 / --; the sign always accompanies the colour (ui.md). */
   const signed = (v: unknown) => {
