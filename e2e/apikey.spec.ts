@@ -87,6 +87,8 @@ test('a user binds a Binance key and an MT5 account, edits and unbinds them', as
   expect(await submitBind(page, (body) => expect(body).not.toContain('fake-secret'))).toBe('00000');
   await expect(page.getByTestId('apikey-bound')).toBeVisible();
   await expect(page.getByTestId('bound-warnings')).toBeVisible();
+  // The whitelist advice names the addresses to allow (EGRESS_IPS), not "our server's address".
+  await expect(page.getByTestId('bound-warnings').locator('[data-warning="noIpRestriction"]')).toContainText('203.0.113.7');
   await shot(page, info, '05-bound');
   await page.getByTestId('bound-to-list').click();
   await expect(page).toHaveURL(/apiList\?market=crypto/);

@@ -38,3 +38,10 @@ test('the back arrow of the first page opened in a tab goes home, never out of t
   await page.getByTestId('nav-back').click();
   await expect(page).toHaveURL(/#\/pages\/login\/login/);
 });
+
+// The privacy policy names the operator's contact (SUPPORT_MAIL), never a made-up address.
+test('the privacy policy names the configured support address', async ({ page }) => {
+  await page.goto('/#/pages/agreement/privacy/privacy');
+  await expect(page.getByTestId('agreement-privacy')).toContainText('privacy@lightning-quant.test');
+  await expect(page.getByTestId('agreement-privacy')).not.toContainText('.example');
+});

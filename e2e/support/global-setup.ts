@@ -84,6 +84,9 @@ export default async function globalSetup(): Promise<void> {
       BSC_USDT_CONTRACT: usdt.address,
       DEPOSIT_POLL_SECONDS: '1',
       TRON_API_URL: '',
+      // What screens show from the operator's configuration: the privacy contact, the IPs to whitelist.
+      SUPPORT_MAIL: 'privacy@lightning-quant.test',
+      EGRESS_IPS: '203.0.113.7',
       // One mail code per address per second instead of the spec's 60 s: flows that ask for two
       // codes need not wait a minute (the 60 s rule itself is tested in apps/server).
       MAIL_CODE_INTERVAL_SECONDS: '1',

@@ -160,3 +160,12 @@ export const loginResult = z.object({
 export type LoginResult = z.infer<typeof loginResult>;
 
 export const paidPwdJudgeResult = z.boolean();
+
+/** GET user/api/site: what the operator configured that screens show (public, no session). */
+export const siteInfo = z.object({
+  /** Where users write about their data (the privacy policy); null: unset. */
+  supportMail: z.string().nullable(),
+  /** Addresses our exchange requests leave from, to whitelist with an API key; empty: none to advise. */
+  egressIps: z.array(z.string()),
+});
+export type SiteInfo = z.infer<typeof siteInfo>;

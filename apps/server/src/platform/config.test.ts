@@ -140,6 +140,14 @@ describe('config', () => {
     }
   });
 
+  it('the support address and the egress IPs: checked at start-up, absent by default', () => {
+    const unset = loadConfig({});
+    expect([unset.SUPPORT_MAIL, unset.EGRESS_IPS]).toEqual([undefined, []]);
+    expect(loadConfig({ SUPPORT_MAIL: 'help@lq.test', EGRESS_IPS: '203.0.113.7, 2001:db8::1' })).toMatchObject({ SUPPORT_MAIL: 'help@lq.test', EGRESS_IPS: ['203.0.113.7', '2001:db8::1'] });
+    expect(() => loadConfig({ SUPPORT_MAIL: 'nobody' })).toThrow(/SUPPORT_MAIL/);
+    expect(() => loadConfig({ EGRESS_IPS: '203.0.113.7, our-server' })).toThrow(/EGRESS_IPS/);
+  });
+
   it('amounts are parsed exactly: a value with 7 decimals, in exponent form or below zero stops start-up with the key named', () => {
     expect(loadConfig({})).toMatchObject({ CARD_DEPOSIT_MIN: 10_000_000n, CARD_DEPOSIT_MAX: 5_000_000_000n });
     expect(loadConfig({ CARD_DEPOSIT_MIN: '0.5', CARD_DEPOSIT_MAX: '2500.25' })).toMatchObject({ CARD_DEPOSIT_MIN: 500_000n, CARD_DEPOSIT_MAX: 2_500_250_000n });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -145,6 +146,10 @@ export const configSchema = z.object({
   /** Amounts one card checkout may have, USDT (exact: micro-units). */
   CARD_DEPOSIT_MIN: money('10'),
   CARD_DEPOSIT_MAX: money('5000'),
+  /** Where users write about their data and account (the privacy policy names it); unset: the policy says to answer any of our e-mails. */
+  SUPPORT_MAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  /** The addresses our requests to exchanges leave from, for users to whitelist with their API key (comma-separated IPv4/IPv6); unset: no such advice is shown. */
+  EGRESS_IPS: csv.refine((ips) => ips.every((ip) => isIP(ip) !== 0), { error: 'must be IP addresses, comma-separated' }),
   /** The origin users reach this server at (the simulated provider's page and webhooks); default http://127.0.0.1:<port>. */
   PUBLIC_URL: optionalUrl(/^https?:$/),
   /** Seconds between two scans of a deposit watcher (failures back off from it, up to 5 minutes). */

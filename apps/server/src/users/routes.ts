@@ -14,6 +14,7 @@ import {
   passwordChangeBody,
   passwordResetBody,
   registerBody,
+  siteInfo,
   userInfo,
   verifyCodeSendBody,
 } from '@lq/contracts';
@@ -214,6 +215,20 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     async (req) => {
       await users.updateProfile(deps, req.auth!, { locale: req.body.locale });
       return ok(req, null);
+    },
+  );
+
+  r.get(
+    '/user/api/site',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'What the operator configured that screens show: the support address, the egress IPs to whitelist',
+        response: { 200: envelopeOf(siteInfo), ...errorResponses },
+      },
+    },
+    (req, reply) => {
+      void reply.send(ok(req, { supportMail: config.SUPPORT_MAIL ?? null, egressIps: config.EGRESS_IPS }));
     },
   );
 

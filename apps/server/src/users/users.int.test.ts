@@ -673,3 +673,17 @@ it('marks API answers as not cacheable', async () => {
   const res = await t.call('GET', '/user/api/index/datasouce-list');
   expect(res.headers['cache-control']).toBe('no-store');
 });
+
+describe('site information', () => {
+  it('answers the configured support address and egress IPs to anyone, and nulls when unset', async () => {
+    const configured = await startTestApp({ env: { SUPPORT_MAIL: 'help@lq.test', EGRESS_IPS: '203.0.113.7,198.51.100.2' } });
+    try {
+      const res = await configured.call('GET', '/user/api/site');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ code: '00000', data: { supportMail: 'help@lq.test', egressIps: ['203.0.113.7', '198.51.100.2'] } });
+    } finally {
+      await configured.close();
+    }
+    expect((await t.call('GET', '/user/api/site')).json()).toMatchObject({ data: { supportMail: null, egressIps: [] } });
+  });
+});

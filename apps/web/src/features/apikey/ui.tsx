@@ -4,16 +4,20 @@ import { useTranslation } from 'react-i18next';
 import type { AccountBridge, AccountWarning } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { copyText } from '../../lib/clipboard';
+import { useSiteInfo } from '../../lib/site';
 import { showToast } from '../../lib/toast';
 import '../../components/screens.css';
 
 export function Warnings({ warnings, testId = 'account-warnings' }: { warnings: AccountWarning[]; testId?: string }) {
   const { t } = useTranslation('apikey');
+  // Whitelisting is advised with the addresses themselves (EGRESS_IPS), or not at all.
+  const ips = useSiteInfo()?.egressIps ?? [];
   if (warnings.length === 0) return null;
+  const text = (w: AccountWarning) => (w === 'noIpRestriction' && ips.length > 0 ? t('warning.noIpRestrictionTo', { ips: ips.join(', ') }) : t(`warning.${w}`));
   return (
     <ul className="ak-warnings" data-testid={testId}>
       {warnings.map((w) => (
-        <li key={w} data-warning={w}>{t(`warning.${w}`)}</li>
+        <li key={w} data-warning={w}>{text(w)}</li>
       ))}
     </ul>
   );
