@@ -153,6 +153,9 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
     await open(page, `/?rec=${rec}`);
     await expect(page.getByTestId('preset-balanced')).toBeVisible();
     await check(`${locale} 390 home`);
+    // The title is whole, not cut to "Recommended para…".
+    const cut = await page.getByTestId('page-title').evaluate((h) => h.scrollHeight > h.clientHeight + 1 || h.scrollWidth > h.clientWidth + 1);
+    if (cut) problems.push(`${locale} 390 home: the title is cut`);
     const covered = await marketSheetRowsTappable(page);
     if (covered.length > 0) problems.push(`${locale} 390 market sheet rows under the tab bar: ${covered.join(', ')}`);
   }

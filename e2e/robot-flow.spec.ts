@@ -165,9 +165,13 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await page.getByTestId('field-accountId').selectOption(String(accountId));
   await noHorizontalScroll(page);
   await shot(page, info, '04-robot-form');
+  // A live robot asks before it trades real money (a paper one starts at once).
+  await page.getByTestId('create-submit').click();
+  await expect(page.getByTestId('confirm-sheet')).toBeVisible();
+  await shot(page, info, '04b-confirm-live');
   const [created] = await Promise.all([
     page.waitForResponse((r) => r.url().includes('/order/api/robot/create')),
-    page.getByTestId('create-submit').click(),
+    page.getByTestId('confirm-ok').click(),
   ]);
   const createdBody = (await created.json()) as Envelope<unknown>;
   expect(createdBody.code, createdBody.msg).toBe('00000');

@@ -125,6 +125,8 @@ async function createPaperRobot(page: Page, accountId: number): Promise<string> 
   const answer = page.waitForResponse((r) => r.url().includes('/order/api/robot/create'));
   await page.getByTestId('create-submit').click();
   const body = (await (await answer).json()) as Envelope<unknown>;
+  // Paper needs no confirmation: no sheet came between the click and the robot.
+  await expect(page.getByTestId('confirm-sheet')).toHaveCount(0);
   return body.code;
 }
 

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIELD_LABELS, LOCALES } from '@lq/contracts';
+import { FIELD_LABELS, inParamOrder, LOCALES, PARAM_ORDER } from '@lq/contracts';
 
 const dir = join(import.meta.dirname, '../src/i18n/locales');
 
@@ -59,5 +59,16 @@ describe('field labels', () => {
       }
     }
     expect(differ).toEqual([]);
+  });
+});
+
+describe('parameter order', () => {
+  it('parameters are shown in the form order whatever order the database gives (jsonb: first, third, second)', () => {
+    const stored = Object.entries({ gap: 1, thirdLots: 3, firstLots: 1, capital: 10, secondLots: 2, custom: 'x' });
+    expect(inParamOrder(stored).map(([k]) => k)).toEqual(['capital', 'firstLots', 'secondLots', 'thirdLots', 'gap', 'custom']);
+  });
+  it('the order lists every field the forms label', () => {
+    const web = (JSON.parse(readFileSync(join(dir, 'en-US.json'), 'utf8')) as { field: Record<string, string> }).field;
+    expect(Object.keys(web).filter((k) => k !== 'order')).toEqual([...PARAM_ORDER]);
   });
 });

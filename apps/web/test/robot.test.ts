@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { robotCreateBody as robotCreateBodySchema } from '@lq/contracts';
 import { describeFields, idFromQuery, robotCreateBody, robotFields } from '../src/features/backtest/formModel';
 import { strategyParamSchemas } from '../src/features/backtest/schemas';
-import { actionsOf, filterTickers, formatMoney, periodMs, positionSide, splitReason } from '../src/features/robot/model';
+import { actionsOf, factKey, filterTickers, formatMoney, periodMs, positionSide, splitReason } from '../src/features/robot/model';
 
 describe('robot model', () => {
   it('offers pause/stop while running, continue/stop while paused, nothing otherwise', () => {
@@ -80,5 +80,18 @@ describe('robot create-order form', () => {
     expect(idFromQuery('0')).toBeUndefined();
     expect(idFromQuery('1e3')).toBeUndefined();
     expect(idFromQuery(null)).toBeUndefined();
+  });
+});
+
+describe('timeline facts in a trader’s words', () => {
+  it('a count of nothing is not said, a zero position is flat, the rest keep their words', () => {
+    expect(factKey('resent', 0)).toBeNull();
+    expect(factKey('queried', 0)).toBeNull();
+    expect(factKey('orphansCanceled', '0')).toBeNull();
+    expect(factKey('resent', 2)).toBe('fact.resent');
+    expect(factKey('venuePosition', 0)).toBe('fact.venueFlat');
+    expect(factKey('ledgerPosition', 0)).toBe('fact.ledgerFlat');
+    expect(factKey('venuePosition', 0.5)).toBe('fact.venuePosition');
+    expect(factKey('silentSeconds', 30)).toBe('fact.silentSeconds');
   });
 });

@@ -42,7 +42,7 @@ export function NavBar({ title, back = true, right }: { title: string; back?: bo
         <button type="button" className="icon-btn" aria-label={t('nav.back')} onClick={goBack} data-testid="nav-back">
           <IconBack />
         </button>
-      ) : (
+      ) : right ? null : (
         <span className="spacer" />
       )}
       <h1 data-testid="page-title">{title}</h1>

@@ -698,3 +698,65 @@ export function fieldLabel(locale: Locale, path: string): string {
   const index = parts.slice(1).find((p) => INDEX.test(p));
   return index === undefined ? label : `${label} ${Number(index) + 1}`;
 }
+
+/**
+ * The order a strategy's parameters are shown in (the form's: common fields, then sizes first to
+ * third, then the strategy's own). Stored parameters come back in the database's key order
+ * (PostgreSQL's jsonb sorts keys by length: "first, third, second order size").
+ */
+export const PARAM_ORDER: readonly string[] = [
+  'symbol',
+  'interval',
+  'capital',
+  'leverage',
+  'side',
+  'useAiIndicator',
+  'addImmediately',
+  'takeProfit',
+  'stopLoss',
+  'makerFee',
+  'takerFee',
+  'spread',
+  'unit',
+  'start',
+  'end',
+  'timezone',
+  'firstLots',
+  'secondLots',
+  'thirdLots',
+  'gap',
+  'orderTakeProfit',
+  'orderStopLoss',
+  'windowStart',
+  'windowEnd',
+  'gridNumber',
+  'lotsPerGrid',
+  'multiplier',
+  'refillInterval',
+  'orderNumber',
+  'cycleTakeProfit',
+  'lookback',
+  'atrStop',
+  'atrTrail',
+  'bbPeriod',
+  'bbDeviation',
+  'sweep',
+  'buffer',
+  'rr',
+  'rsiPeriod',
+  'overbought',
+  'oversold',
+  'variant',
+];
+
+/** Parameter entries in PARAM_ORDER; names it does not know keep their order, after the known ones. */
+export function inParamOrder<T>(entries: readonly (readonly [string, T])[]): [string, T][] {
+  const rank = (k: string) => {
+    const i = PARAM_ORDER.indexOf(k);
+    return i < 0 ? PARAM_ORDER.length : i;
+  };
+  return entries
+    .map((e, i) => [e, i] as const)
+    .sort((a, b) => rank(a[0][0]) - rank(b[0][0]) || a[1] - b[1])
+    .map(([e]) => [e[0], e[1]]);
+}

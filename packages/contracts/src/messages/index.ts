@@ -12,7 +12,7 @@ import { zhTW } from './zh-TW';
 
 export type { MessageKey, Messages };
 export { formatMessage };
-export { FIELD_LABELS, fieldLabel, type FieldName } from './fields';
+export { FIELD_LABELS, fieldLabel, inParamOrder, PARAM_ORDER, type FieldName } from './fields';
 
 /** Server message catalogs of every locale. */
 export const MESSAGES: Record<Locale, Messages> = {

@@ -21,7 +21,7 @@ import { createBacktest, invalidateBacktests, useContractInfo, useCurrencies, us
 import { checkValues, defaultRange, describeFields, DISTANCE_SLOTS, idFromQuery, parseParamsQuery, robotCreateBody, robotFields, slotName, starterParams, valuesFromParams, type FieldSpec, type FormValues, type RobotMode } from './formModel';
 import { isStrategyKey, marketOfPage, PAGE_STRATEGIES, type CreateOrderPage as PageName, type Market, type StrategyKey } from './strategies';
 import { INTERVALS, strategyParamSchemas } from './schemas';
-import { Notice, useFormatters } from './ui';
+import { ConfirmSheet, Notice, useFormatters } from './ui';
 import { sizeRulesOf } from './sizes';
 
 const TIMEZONES = ['UTC', 'Asia/Shanghai', 'Asia/Hong_Kong', 'Asia/Taipei', 'Asia/Tokyo', 'Asia/Bangkok', 'Asia/Ho_Chi_Minh', 'Asia/Jakarta', 'Asia/Singapore', 'Europe/London', 'Europe/Berlin', 'America/New_York'];
@@ -222,6 +222,8 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const intervals = useIntervals(INTERVALS);
   const [serverError, setServerError] = useState<{ text: string; vip: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A live robot's checked parameters, waiting for the user's confirmation (paper starts at once). */
+  const [liveToConfirm, setLiveToConfirm] = useState<Record<string, unknown> | null>(null);
   const [now] = useState(() => Date.now());
 
   const defaults = useMemo(() => {
@@ -246,6 +248,29 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const contract = useContractInfo(market === 'crypto' && symbol ? symbol : undefined).data;
   const accountExchange = accounts.data?.list.find((a) => a.id === accountId)?.exchange;
 
+  const startRobot = async (params: Record<string, unknown>, account: number) => {
+    setBusy(true);
+    try {
+      const result = await api.post<RobotCreateResult>(ROBOT_PATHS.create, robotCreateBody({ strategy, dataSource, params, accountId: account, mode, sourceBacktestId }), { silent: true });
+      void queryClient.invalidateQueries({ queryKey: ['robots'] });
+      void queryClient.invalidateQueries({ queryKey: ['robot-seats'] });
+      const notice = result.notices[0]?.message;
+      showToast(notice ? `${tr('create.started')} · ${t('backtest.adjusted', { message: notice })}` : tr('create.started'), 'success');
+      void navigate(`/pages/orderDetail/orderDetail?id=${result.robot.id}`);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const data = error.data as ({ field?: string } & NonNullable<SeatInfo>) | null;
+        const field = data?.field?.replace(/^params\./, '');
+        if (error.code === ERRORS.NO_FREE_SEAT.code) setNoSeat(data ?? null);
+        else if (error.code === ERRORS.ACCOUNT_REQUIRED.code || field === 'accountId') setAccountError(error.message);
+        else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
+        else setServerError({ text: error.message, vip: false });
+      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     const checked = checkValues(schema, fields, values, { market });
     if (!checked.ok) return;
@@ -258,26 +283,11 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
         return;
       }
       setAccountError(undefined);
-      setBusy(true);
-      try {
-        const result = await api.post<RobotCreateResult>(ROBOT_PATHS.create, robotCreateBody({ strategy, dataSource, params: checked.params, accountId, mode, sourceBacktestId }), { silent: true });
-        void queryClient.invalidateQueries({ queryKey: ['robots'] });
-        void queryClient.invalidateQueries({ queryKey: ['robot-seats'] });
-        const notice = result.notices[0]?.message;
-        showToast(notice ? `${tr('create.started')} · ${t('backtest.adjusted', { message: notice })}` : tr('create.started'), 'success');
-        void navigate(`/pages/orderDetail/orderDetail?id=${result.robot.id}`);
-      } catch (error) {
-        if (error instanceof ApiError) {
-          const data = error.data as ({ field?: string } & NonNullable<SeatInfo>) | null;
-          const field = data?.field?.replace(/^params\./, '');
-          if (error.code === ERRORS.NO_FREE_SEAT.code) setNoSeat(data ?? null);
-          else if (error.code === ERRORS.ACCOUNT_REQUIRED.code || field === 'accountId') setAccountError(error.message);
-          else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
-          else setServerError({ text: error.message, vip: false });
-        } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
-      } finally {
-        setBusy(false);
+      if (mode === 'live') {
+        setLiveToConfirm(checked.params);
+        return;
       }
+      await startRobot(checked.params, accountId);
       return;
     }
     setBusy(true);
@@ -402,6 +412,16 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
         </Button>
       </div>
       {noSeat !== undefined ? <NoSeatSheet info={noSeat} onClose={() => setNoSeat(undefined)} /> : null}
+      {liveToConfirm !== null && accountId !== undefined ? (
+        <ConfirmSheet
+          title={tr('create.confirmLiveTitle')}
+          message={tr('create.confirmLiveMessage', { account: accounts.data?.list.find((a) => a.id === accountId)?.accountName ?? `#${accountId}` })}
+          confirmLabel={tr('create.confirmLiveOk')}
+          busy={busy}
+          onClose={() => setLiveToConfirm(null)}
+          onConfirm={() => void startRobot(liveToConfirm, accountId).finally(() => setLiveToConfirm(null))}
+        />
+      ) : null}
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { BacktestDetail, BacktestReport } from '@lq/contracts';
+import { inParamOrder, type BacktestDetail, type BacktestReport } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { showToast } from '../../lib/toast';
 import { useAppStore } from '../../lib/store';
@@ -268,7 +268,7 @@ function OrderLog({ id }: { id: number; digits: number }) {
 
 function Params({ params }: { params: Record<string, unknown> }) {
   const { t } = useTranslation();
-  const entries = Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0));
+  const entries = inParamOrder(Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)));
   const show = (k: string, v: unknown) => {
     if (typeof v === 'boolean') return v ? '✓' : '✗';
     if ((k === 'side' || k === 'unit') && typeof v === 'string') return t(`option.${v}`);

@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { RobotDetail, RobotEvent } from '@lq/contracts';
+import { inParamOrder, type RobotDetail, type RobotEvent } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { showToast } from '../../lib/toast';
 import { useIsDesktop } from '../../lib/useMedia';
 import { invalidateRobots, robotAction, ROBOT_LIST_PATH, useRobotDetail, useRobotFills, type RobotAction } from './api';
-import { periodMs, splitReason } from './model';
+import { factKey, periodMs, splitReason } from './model';
 import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt, useReasonParts } from './ui';
 import './robot.css';
 
@@ -301,7 +301,7 @@ function detailParts(detail: unknown): { message?: string; code?: string; reason
   if (typeof reason === 'string' && reason) out.reason = reason;
   if (by === 'user') out.byUser = true;
   else if (typeof by === 'string' && by) rest.by = by;
-  out.facts = Object.entries(rest).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  out.facts = Object.entries(rest).filter(([k, v]) => v !== null && v !== undefined && v !== '' && factKey(k, v) !== null);
   return out;
 }
 
@@ -333,7 +333,7 @@ function Fact({ name, value }: { name: string; value: unknown }) {
     case 'orphansCanceled':
     case 'venuePosition':
     case 'ledgerPosition':
-      return <span>{t(`fact.${name}`, { n: fmt.qty(n) })}</span>;
+      return <span>{t(factKey(name, n) ?? `fact.${name}`, { n: fmt.qty(n) })}</span>;
     default:
       return (
         <span>
@@ -412,7 +412,7 @@ function Events({ events }: { events: RobotEvent[] }) {
 function Params({ params }: { params: Record<string, unknown> }) {
   const { t } = useTranslation('robot');
   const { t: tc } = useTranslation();
-  const entries = Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0));
+  const entries = inParamOrder(Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)));
   const show = (k: string, v: unknown) => {
     if (typeof v === 'boolean') return v ? '✓' : '✗';
     if ((k === 'side' || k === 'unit') && typeof v === 'string') return tc(`option.${v}`, { defaultValue: v });

@@ -56,3 +56,17 @@ export function formatMoney(value: unknown, locale: string): string {
   if (n !== undefined && (locale === 'zh-CN' || locale === 'zh-TW') && Math.abs(n) >= 1e4) return formatCompact(n, locale, 2);
   return formatNumber(value, { decimals: 2 });
 }
+
+const COUNTS = new Set(['queried', 'resent', 'orphansCanceled']);
+const POSITIONS: Record<string, string> = { venuePosition: 'venueFlat', ledgerPosition: 'ledgerFlat' };
+
+/**
+ * The text key of a reconcile fact as a trader reads it: a count of nothing is not said ("0 sent
+ * again", "0 orders checked"), a zero position is "flat"; null = not shown. Other facts: their own key.
+ */
+export function factKey(name: string, value: unknown): string | null {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (COUNTS.has(name)) return Number.isFinite(n) && n !== 0 ? `fact.${name}` : null;
+  if (name in POSITIONS) return n === 0 ? `fact.${POSITIONS[name]}` : `fact.${name}`;
+  return `fact.${name}`;
+}
