@@ -85,6 +85,28 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   await expect(page.getByTestId('wd-paidPwd-error')).toContainText('The payment password is wrong');
   await page.getByTestId('wd-records-link').click();
   await expect(page.getByTestId('wd-empty')).toBeVisible();
+  await page.goBack();
+
+  // Sent with the right password, it waits for review: held, and its owner may cancel it.
+  await page.getByTestId('wd-amount').fill('20');
+  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await page.getByTestId('wd-paidPwd').fill('135790');
+  await page.getByTestId('wd-submit').click();
+  await expect(page.getByTestId('withdraw-detail-page')).toHaveAttribute('data-state', 'pendingReview');
+  await expect(page.getByTestId('wd-detail-total')).toHaveText('23.00');
+  await page.getByTestId('wd-cancel').click();
+  await expect(page.getByTestId('wd-cancel-sheet')).toContainText('23.00');
+  await page.getByTestId('wd-cancel-ok').click();
+  await expect(page.getByTestId('withdraw-detail-page')).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByTestId('wd-state')).toHaveText('Cancelled');
+  await expect(page.getByTestId('wd-cancel')).toHaveCount(0);
+  // What happened to the money: held, then released, net 0 — on the detail and in the records.
+  await expect(page.getByTestId('wd-detail-total')).toHaveText('Held 23.00, then released: net 0.00');
+  await page.goto('/#/pages/wallet/wallet');
+  await expect(page.getByTestId('wallet-balance-amount')).toHaveText('50.00');
+  const released = page.locator('[data-testid="wallet-record"][data-type="withdrawal"]').first();
+  await expect(released.getByTestId('record-amount')).toHaveText('0.00');
+  await expect(released.getByTestId('record-held-released')).toHaveText('23.00 held, then released');
 });
 
 for (const [locale, texts] of [

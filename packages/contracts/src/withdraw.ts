@@ -6,7 +6,7 @@ import { DEPOSIT_NETWORKS } from './deposit';
 import { idempotencyKey, moneyAmount } from './wallet';
 import { USER_LEVELS, type UserLevel } from './constants';
 
-export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed'] as const;
+export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled'] as const;
 export type WithdrawState = (typeof WITHDRAW_STATES)[number];
 
 export const withdrawCreateBody = z.strictObject({
@@ -43,6 +43,8 @@ export const withdrawListQuery = z.strictObject({
 export const withdrawList = z.object({ list: z.array(withdrawItem), total: z.number() });
 export type WithdrawList = z.infer<typeof withdrawList>;
 export const withdrawIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
+/** POST user/api/withdraw/cancel: the owner takes back a withdrawal an operator has not approved yet. */
+export const withdrawCancelBody = z.strictObject({ id: z.number().int().positive() });
 
 // ---- limits (business.md "Withdrawal limits", Peatio's limit_24_hour / limit_1_month) ----
 

@@ -822,7 +822,7 @@ export const withdrawals = pgTable(
     uniqueIndex('withdrawals_tx_key').on(t.network, t.txHash),
     // One nonce of the hot wallet signs one payout: two signed with the same could not both land.
     uniqueIndex('withdrawals_payout_nonce_key').on(t.payoutFrom, t.payoutNonce),
-    check('withdrawals_status', sql`${t.status} in ('pendingReview', 'processing', 'completed', 'rejected', 'failed')`),
+    check('withdrawals_status', sql`${t.status} in ('pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled')`),
     check('withdrawals_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
   ],
 );

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawLimits, withdrawList, withdrawListQuery } from '@lq/contracts';
+import { envelopeOf, withdrawCancelBody, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawLimits, withdrawList, withdrawListQuery } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 import type { AddressGuard } from './addresses';
-import { createWithdrawal, limitsOf, withdrawalOf, withdrawalsOf } from './service';
+import { cancelWithdrawal, createWithdrawal, limitsOf, withdrawalOf, withdrawalsOf } from './service';
 
 const tags = ['withdrawals'];
 
@@ -52,6 +52,21 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
       preHandler: auth,
     },
     async (req) => ok(req, await withdrawalsOf(deps.db, req.auth!.user.id, req.query, req.locale)),
+  );
+
+  r.post(
+    '/user/api/withdraw/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel one of the caller’s withdrawals an operator has not approved yet: the hold is released',
+        security: bearerAuth,
+        body: withdrawCancelBody,
+        response: { 200: envelopeOf(withdrawItem), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await cancelWithdrawal(deps.db, req.auth!.user.id, req.body.id, req.locale)),
   );
 
   r.get(

@@ -32,6 +32,9 @@ const columnsOf = (t = '') =>
   );
 const COLUMNS = columnsOf();
 /** A withdrawal as its user sees it; a payout that failed on chain is explained in the user's language. */
+/** A state as the user reads it ("being paid"), for messages; the raw name without a locale. */
+const stateName = (state: WithdrawState, locale?: Locale): string => (locale ? translate(locale, `withdraw.state.${state}`) : state);
+
 const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
   id: Number(r.id),
   network: r.network,
@@ -235,6 +238,27 @@ export async function rejectWithdrawal(db: Database, id: number, reason: string)
           where id = ${id} returning ${COLUMNS}`),
     );
     return toItem(done);
+  });
+}
+
+/**
+ * pendingReview → cancelled, by its owner, until an operator approves it: the hold is voided in the
+ * same transaction (the same void key as a rejection, so the row lock decides which of the two
+ * happens, never both). Another user's withdrawal is not found.
+ */
+export async function cancelWithdrawal(db: Database, userId: number, id: number, locale?: Locale): Promise<WithdrawItem> {
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<Row & { hold_entry_id: string | number | null }>(
+      await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id} and user_id = ${userId} for update`),
+    );
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status !== 'pendingReview') throw new AppError('WITHDRAW_STATE', { state: stateName(row.status, locale) }, 'id');
+    if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
+    const [done] = rowsOf<Row>(
+      await tx.execute(sql`update withdrawals set status = 'cancelled', reviewed_by = 'user', reviewed_at = now(), updated_at = now()
+          where id = ${id} returning ${COLUMNS}`),
+    );
+    return toItem(done, locale);
   });
 }
 

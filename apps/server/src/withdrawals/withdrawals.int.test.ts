@@ -160,6 +160,32 @@ describe('review by an operator (npm run ops -- withdraw:…)', () => {
     expect((await info(u)).balanceWallet).toBe('50.000000');
   });
 
+  it('the owner cancels a withdrawal until it is approved: the hold is released once, nobody else can', async () => {
+    const u = await payingUser(t, 50_000_000n);
+    const other = await payingUser(t, 50_000_000n);
+    const cancel = (who: RegisteredUser, id: number, lang = 'en_US') => t.call('POST', '/user/api/withdraw/cancel', { token: who.token, body: { id }, lang });
+    const w = (await create(u, body({ amount: '25' }))).json<Envelope<{ id: number }>>().data;
+    expect(await info(u)).toMatchObject({ balanceWallet: '22.000000', pendingTransfer: '28.000000' });
+    // Another user's withdrawal is not found (not "not yours").
+    expect((await cancel(other, w.id)).json<Envelope<null>>().code).toBe('A0404');
+    // Two cancels at once: one releases the hold, the other is told it is already cancelled.
+    const [a, b] = await Promise.all([cancel(u, w.id), cancel(u, w.id)]);
+    const answers = [a.json<Envelope<{ state: string }>>(), b.json<Envelope<null>>()].sort((x, y) => x.code.localeCompare(y.code));
+    expect(answers[0]).toMatchObject({ code: '00000', data: { state: 'cancelled' } });
+    expect(answers[1]).toMatchObject({ msg: 'This withdrawal is cancelled: that cannot be done now' });
+    expect(await info(u)).toMatchObject({ balanceWallet: '50.000000', pendingTransfer: '0.000000', processedTransfer: '0.000000' });
+    expect(await detail(u, w.id)).toMatchObject({ state: 'cancelled' });
+    // An operator cannot approve it any more; an approved one cannot be cancelled (in the user's words).
+    await expect(ops('withdraw:approve', String(w.id))).rejects.toThrow(/is cancelled/);
+    const v = (await create(u, body({ amount: '10' }))).json<Envelope<{ id: number }>>().data;
+    await ops('withdraw:approve', String(v.id));
+    const late = await cancel(u, v.id, 'zh_CN');
+    expect(late.statusCode).toBe(409);
+    expect(late.json<Envelope<null>>().msg).toContain('付款中');
+    expect(await info(u)).toMatchObject({ balanceWallet: '37.000000', pendingTransfer: '13.000000' });
+    await ops('withdraw:reject', String(v.id), '--reason', 'test done');
+  });
+
   it('below the operator limit a withdrawal needs no review', async () => {
     await expect(ops('withdraw:limit', '-1')).rejects.toThrow(/≥ 0/);
     await expect(ops('withdraw:limit', '1.1234567')).rejects.toThrow(/6 decimals/);

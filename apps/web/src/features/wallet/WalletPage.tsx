@@ -164,9 +164,13 @@ function RecordRow({ record: r }: { record: WalletRecord }) {
         <span className="badge muted">{t(`wallet.${r.wallet}`)}</span>
         {r.status !== 'posted' ? <span className="badge warn" data-testid="record-status">{t(`status.${r.status}`)}</span> : null}
       </div>
-      <strong className={`num wl-amount ${out ? 'wl-out' : 'wl-in'}`} data-testid="record-amount">{signedMoney(r.amount)}</strong>
+      {/* A released hold moved nothing: net 0, with what was held beside it. */}
+      <strong className={`num wl-amount ${r.status === 'voided' ? '' : out ? 'wl-out' : 'wl-in'}`} data-testid="record-amount">
+        {r.status === 'voided' ? displayMoney('0') : signedMoney(r.amount)}
+      </strong>
       <span className="bt-sub num">{dateTime(r.time)}</span>
       <span className="bt-sub num" data-testid="record-balance-after">{r.balanceAfter === null ? '' : t('balanceAfter', { amount: displayMoney(r.balanceAfter) })}</span>
+      {r.status === 'voided' ? <p className="wl-memo" data-testid="record-held-released">{t('heldReleased', { amount: displayMoney(r.amount.replace(/^-/, '')) })}</p> : null}
       {r.memo ? <p className="wl-memo" data-testid="record-memo">{r.memo}</p> : null}
     </li>
   );

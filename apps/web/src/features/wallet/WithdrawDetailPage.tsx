@@ -1,9 +1,16 @@
 // pages/withdraw/withdrawDetail?id=: one withdrawal — state, address, amount received, fee, total,
-// submit time, transaction id, and why it was rejected or failed.
+// submit time, transaction id, and why it was rejected or failed; what happened to the money (held,
+// taken, or held then released); the owner cancels it while it waits for review.
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import type { WithdrawItem } from '@lq/contracts';
 import { Button } from '../../components/Button';
-import { useWithdrawal } from './api';
+import { Sheet } from '../../components/Sheet';
+import { ApiError } from '../../lib/api';
+import { showToast } from '../../lib/toast';
+import { cancelWithdrawal, invalidateWallet, useWithdrawal } from './api';
 import { displayMoney } from './money';
 import { useDateTime, WithdrawStateBadge } from './withdrawUi';
 import '../../components/screens.css';
@@ -16,6 +23,9 @@ export default function WithdrawDetailPage() {
   const id = Number(search.get('id'));
   const w = useWithdrawal(Number.isInteger(id) && id > 0 ? id : null);
   const dateTime = useDateTime();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   if (w.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
   if (w.isError || !w.data) {
     return <div className="bt-empty"><p>{tc('common.loadFailed')}</p><Button onClick={() => void w.refetch()}>{tc('common.retry')}</Button></div>;
@@ -25,7 +35,7 @@ export default function WithdrawDetailPage() {
     ['address', t('withdrawForm.address', { network: d.network }), d.address],
     ['received', t('withdrawForm.received'), `${displayMoney(d.amount)} USDT`],
     ['fee', t('withdrawForm.fee'), displayMoney(d.fee)],
-    ['total', t('withdrawForm.total'), displayMoney(d.total)],
+    moneyRow(d, t),
     ['time', t('withdrawForm.submitted'), dateTime(d.createdAt)],
     ['tx', t('recharge.tx'), d.txHash ?? '--'],
   ];
@@ -46,8 +56,46 @@ export default function WithdrawDetailPage() {
             </div>
           ))}
         </dl>
+        {d.state === 'pendingReview' ? (
+          <Button variant="secondary" onClick={() => setConfirming(true)} data-testid="wd-cancel">{t('withdrawForm.cancel')}</Button>
+        ) : null}
         <Link className="btn btn-secondary" to="/pages/withdraw/withdrawRecord">{t('withdrawForm.records')}</Link>
       </section>
+      {confirming ? (
+        <Sheet title={t('withdrawForm.cancelTitle')} onClose={() => setConfirming(false)} testId="wd-cancel-sheet">
+          <p>{t('withdrawForm.cancelMessage', { amount: displayMoney(d.total) })}</p>
+          <Button
+            block
+            busy={cancelling}
+            data-testid="wd-cancel-ok"
+            onClick={() => {
+              setCancelling(true);
+              cancelWithdrawal(d.id)
+                .then(async () => {
+                  showToast(t('withdrawForm.cancelled', { amount: displayMoney(d.total) }), 'success');
+                  await invalidateWallet(queryClient);
+                })
+                .catch((e: unknown) => {
+                  if (!(e instanceof ApiError)) showToast(tc('common.loadFailed'), 'error');
+                  void w.refetch();
+                })
+                .finally(() => {
+                  setCancelling(false);
+                  setConfirming(false);
+                });
+            }}
+          >
+            {t('withdrawForm.cancelOk')}
+          </Button>
+        </Sheet>
+      ) : null}
     </div>
   );
+}
+
+/** What happened to the money: held while it waits or is paid, taken once paid, released (net 0) otherwise. */
+function moneyRow(d: WithdrawItem, t: (key: string, o?: Record<string, string>) => string): [string, string, string] {
+  if (d.state === 'completed') return ['total', t('withdrawForm.total'), displayMoney(d.total)];
+  if (d.state === 'pendingReview' || d.state === 'processing') return ['total', t('withdrawForm.held'), displayMoney(d.total)];
+  return ['total', t('withdrawForm.held'), t('withdrawForm.released', { amount: displayMoney(d.total) })];
 }

@@ -21,6 +21,7 @@ export const PATHS = {
   withdrawList: 'user/api/withdraw/list',
   withdrawLimits: 'user/api/withdraw/limits',
   withdrawDetail: (id: number) => `user/api/withdraw/detail/${id}`,
+  withdrawCancel: 'user/api/withdraw/cancel',
 } as const;
 
 export const WALLET_PATH = '/pages/wallet/wallet';
@@ -99,6 +100,11 @@ export function useCardCheckout(id: number | null) {
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data?.state === 'open' || q.state.data === undefined ? 2_000 : false),
   });
+}
+
+/** The owner takes back a withdrawal not yet approved: its hold is released. */
+export function cancelWithdrawal(id: number) {
+  return api.post<WithdrawItem>(PATHS.withdrawCancel, { id });
 }
 
 export function createWithdrawal(body: WithdrawCreateBody) {
