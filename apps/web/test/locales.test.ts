@@ -72,3 +72,20 @@ describe('parameter order', () => {
     expect(Object.keys(web).filter((k) => k !== 'order')).toEqual([...PARAM_ORDER]);
   });
 });
+
+describe('one name for one thing', () => {
+  // The wallet's button, the page, its records and its detail: one word per language (the page used
+  // to say "Convert", the records "Conversion history" beside a "Withdraw" button).
+  const STEM: Record<string, RegExp> = { 'en-US': /withdraw/i, 'zh-TW': /提現/, 'zh-CN': /提现/, 'th-TH': /ถอน/, 'vi-VN': /Rút/i, 'ja-JP': /出金/, in_ID: /arik/i };
+  const OTHER = /convert|conversion|兌換|兑换|แลกเปลี่ยน|^quy đổi|換金|konversi|提領/i; // ("quy đổi" also means "annualised": only as a name)
+  for (const locale of LOCALES) {
+    it(`withdrawal is one word in ${locale}`, () => {
+      const common = flatten(JSON.parse(readFileSync(join(dir, `${locale}.json`), 'utf8')));
+      const wallet = flatten(JSON.parse(readFileSync(join(dir, `wallet.${locale}.json`), 'utf8')));
+      const names = [common['page.withdraw'], common['page.withdrawRecord'], common['page.withdrawDetail'], wallet.withdraw, wallet['withdrawForm.title'], wallet['withdrawForm.records'], wallet['type.withdrawal']];
+      for (const name of names) expect(name, locale).toMatch(STEM[locale]);
+      const texts = [...Object.values(common), ...Object.values(wallet)].filter((v): v is string => typeof v === 'string');
+      expect(texts.filter((v) => OTHER.test(v))).toEqual([]);
+    });
+  }
+});
