@@ -109,9 +109,11 @@ for (const [locale, format, texts] of [
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile(saved);
       cells = [];
-      workbook.getWorksheet('records')!.eachRow((r) => cells.push((r.values as (string | number | null | undefined)[]).slice(1).map((v) => String(v ?? ''))));
+      // Money cells are numbers a spreadsheet sums; with 6 decimals they are the ledger's exact texts.
+      workbook.getWorksheet('records')!.eachRow((r) => cells.push((r.values as (string | number | null | undefined)[]).slice(1).map((v) => (typeof v === 'number' ? v.toFixed(6) : String(v ?? '')))));
     }
-    expect(cells[0].slice(2, 6)).toEqual(['type', 'wallet', 'amount', 'balance after']);
+    // Column headers in the user's language.
+    expect(cells[0].slice(2, 6)).toEqual(locale === 'en-US' ? ['Type', 'Wallet', 'Amount', 'Balance after'] : ['種類', 'ウォレット', '金額', '取引後残高']);
     expect(cells.slice(1).map((c) => [c[2], c[3], c[4]])).toEqual([
       ['adjust', 'balance', '100.000000'],
       ['adjust', 'rebate', '87.654321'],

@@ -619,6 +619,8 @@ export const walletExports = pgTable(
     /** File name under <DATA_DIR>/exports (null until exported). */
     file: text('file'),
     error: text('error'),
+    /** The language of the request: the file's column headers (null: the user's profile language). */
+    locale: text('locale'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

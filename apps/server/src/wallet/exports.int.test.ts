@@ -43,8 +43,8 @@ async function userWithRecords(): Promise<{ u: RegisteredUser; id: number }> {
 
 const list = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/export/list', { token: u.token })).json<Envelope<{ list: ExportItem[] }>>().data.list;
 
-async function exported(u: RegisteredUser, body: Record<string, string>): Promise<ExportItem> {
-  const res = await t.call('POST', '/user/api/wallet/export', { token: u.token, body });
+async function exported(u: RegisteredUser, body: Record<string, string>, lang = 'en_US'): Promise<ExportItem> {
+  const res = await t.call('POST', '/user/api/wallet/export', { token: u.token, body, lang });
   expect(res.statusCode, res.body).toBe(200);
   const { id } = res.json<Envelope<{ id: number }>>().data;
   const deadline = Date.now() + 60_000;
@@ -103,7 +103,8 @@ describe('wallet exports', () => {
     expect(file.headers['content-type']).toContain('text/csv');
     expect(file.headers['content-disposition']).toBe(`attachment; filename="wallet-records-${item.id}.csv"`);
     const rows = parseCsv(file.body.replace(/^\uFEFF/, ''));
-    expect(rows[0]).toEqual(['id', 'time (UTC)', 'type', 'wallet', 'amount', 'balance after', 'status', 'memo']);
+    // Headers in the language of the request (en_US here); the amounts exact text.
+    expect(rows[0]).toEqual(['ID', 'Time (UTC)', 'Type', 'Wallet', 'Amount', 'Balance after', 'Status', 'Memo']);
     const api = (await recordsOf(u)).reverse();
     expect(rows.slice(1).map((r) => [Number(r[0]), r[2], r[3], r[4], r[5]])).toEqual(api.map((r) => [r.id, r.type, r.wallet, r.amount, r.balanceAfter ?? '']));
     expect(rows[1][7]).toBe('bonus, "quoted"\nsecond line');
@@ -116,9 +117,9 @@ describe('wallet exports', () => {
     expect((await t.call('GET', `/user/api/wallet/export/${item.id}/file`)).statusCode).toBe(401);
   });
 
-  it('XLSX opens with every record; a date range selects UTC days', async () => {
+  it('XLSX opens with every record, amounts as numbers equal to the ledger’s, headers in the user’s language; a date range selects UTC days', async () => {
     const { u } = await userWithRecords();
-    const item = await exported(u, { format: 'xlsx' });
+    const item = await exported(u, { format: 'xlsx' }, 'th_TH');
     expect(item).toMatchObject({ status: 'exported', rows: 4 });
     const file = await t.call('GET', `/user/api/wallet/export/${item.id}/file`, { token: u.token });
     expect(file.headers['content-type']).toContain('spreadsheetml');
@@ -127,9 +128,17 @@ describe('wallet exports', () => {
     const sheet = workbook.getWorksheet('records')!;
     const values: string[][] = [];
     sheet.eachRow((row) => values.push((row.values as (string | number | null | undefined)[]).slice(1).map((v) => String(v ?? ''))));
-    expect(values[0]).toEqual(['id', 'time (UTC)', 'type', 'wallet', 'amount', 'balance after', 'status', 'memo']);
+    expect(values[0]).toEqual(['รหัส', 'เวลา (UTC)', 'ประเภท', 'กระเป๋า', 'จำนวนเงิน', 'ยอดคงเหลือหลังรายการ', 'สถานะ', 'บันทึก']);
     const api = (await recordsOf(u)).reverse();
-    expect(values.slice(1).map((r) => [Number(r[0]), r[2], r[4]])).toEqual(api.map((r) => [r.id, r.type, r.amount]));
+    expect(values.slice(1).map((r) => [Number(r[0]), r[2]])).toEqual(api.map((r) => [r.id, r.type]));
+    // Money cells are numbers a spreadsheet sums, equal to the ledger's exact values, shown with 6 decimals.
+    const amounts: { value: unknown; numFmt: string | undefined }[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) amounts.push({ value: row.getCell(5).value, numFmt: row.getCell(5).numFmt });
+    });
+    expect(amounts.map((c) => c.value)).toEqual(api.map((r) => Number(r.amount)));
+    expect(amounts.map((c) => (c.value as number).toFixed(6))).toEqual(api.map((r) => r.amount));
+    expect(amounts.every((c) => c.numFmt === '#,##0.000000')).toBe(true);
 
     const today = new Date().toISOString().slice(0, 10);
     expect(await exported(u, { format: 'csv', from: today, to: today })).toMatchObject({ status: 'exported', rows: 4, from: today, to: today });

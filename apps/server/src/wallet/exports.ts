@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Database, rowsOf } from '@lq/db';
-import { AppError, formatMoney, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+import { AppError, formatMoney, resolveLocale, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -15,7 +15,11 @@ export const EXPORT_QUEUE = 'wallet-export';
 export const EXPORT_CLEANUP_QUEUE = 'wallet-export-cleanup';
 const DAY_MS = 86_400_000;
 const BATCH = 2000;
-const HEADER = ['id', 'time (UTC)', 'type', 'wallet', 'amount', 'balance after', 'status', 'memo'];
+const HEADER = ['id', 'time', 'type', 'wallet', 'amount', 'balanceAfter', 'status', 'memo'] as const;
+/** The columns that hold money (amount, balance after): numbers in XLSX, exact text in CSV. */
+const MONEY_COLUMNS = new Set([4, 5]);
+/** Column headers in the user's language. */
+const headerOf = (locale: Locale) => HEADER.map((h) => translate(locale, `export.header.${h}`));
 
 export const exportDir = (dataDir: string) => path.join(dataDir, 'exports');
 
@@ -29,6 +33,7 @@ interface ExportRow {
   rows: number | null;
   file: string | null;
   error: string | null;
+  locale: string | null;
   created_at: Date | string;
   finished_at: Date | string | null;
 }
@@ -54,12 +59,12 @@ function itemOf(r: ExportRow, locale: Locale): WalletExportItem {
 }
 
 /** Records the request; the caller queues the job with the id. */
-export async function createExport(db: Runner, userId: number, body: WalletExportBody): Promise<number> {
+export async function createExport(db: Runner, userId: number, body: WalletExportBody, locale?: Locale): Promise<number> {
   const from = body.from ? Date.parse(`${body.from}T00:00:00Z`) : null;
   const to = body.to ? Date.parse(`${body.to}T00:00:00Z`) + DAY_MS : null;
   const [row] = rowsOf<{ id: number | string }>(
-    await db.execute(sql`insert into wallet_exports (user_id, format, from_ms, to_ms, status)
-                         values (${userId}, ${body.format}, ${from}, ${to}, 'exporting') returning id`),
+    await db.execute(sql`insert into wallet_exports (user_id, format, from_ms, to_ms, status, locale)
+                         values (${userId}, ${body.format}, ${from}, ${to}, 'exporting', ${locale ?? null}) returning id`),
   );
   return Number(row.id);
 }
@@ -125,14 +130,14 @@ function csvField(value: string): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-async function writeCsv(file: string, rows: AsyncIterable<string[]>): Promise<number> {
+async function writeCsv(file: string, header: readonly string[], rows: AsyncIterable<string[]>): Promise<number> {
   const out = createWriteStream(file);
   const write = async (line: string) => {
     if (!out.write(line)) await once(out, 'drain');
   };
   let n = 0;
   try {
-    await write('\uFEFF' + HEADER.join(',') + '\r\n'); // BOM: spreadsheets read it as UTF-8
+    await write('\uFEFF' + header.map(csvField).join(',') + '\r\n'); // BOM: spreadsheets read it as UTF-8
     for await (const r of rows) {
       await write(r.map(csvField).join(',') + '\r\n');
       n++;
@@ -144,16 +149,26 @@ async function writeCsv(file: string, rows: AsyncIterable<string[]>): Promise<nu
   return n;
 }
 
-async function writeXlsx(file: string, rows: AsyncIterable<string[]>): Promise<number> {
+/**
+ * A money text as a spreadsheet number when the number is exactly it (a double holds 15 significant
+ * digits: every amount below a billion to the 6th decimal); larger ones stay exact text.
+ */
+function moneyCell(text: string): number | string {
+  if (text === '') return text;
+  const n = Number(text);
+  return n.toFixed(6) === text ? n : text;
+}
+
+async function writeXlsx(file: string, header: readonly string[], rows: AsyncIterable<string[]>): Promise<number> {
   // Imported here: exceljs costs about a second to load, and only an XLSX export needs it.
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet('records');
-  sheet.columns = HEADER.map((header) => ({ header, width: header === 'memo' ? 40 : 20 }));
+  // Money as numbers a spreadsheet can sum, shown with the ledger's 6 decimals.
+  sheet.columns = header.map((h, i) => ({ header: h, width: i === 7 ? 40 : 20, ...(MONEY_COLUMNS.has(i) ? { style: { numFmt: '#,##0.000000' } } : {}) }));
   let n = 0;
   for await (const r of rows) {
-    // Amounts as text: exact to the 6th decimal, as the ledger holds them.
-    sheet.addRow(r).commit();
+    sheet.addRow(r.map((v, i) => (MONEY_COLUMNS.has(i) ? moneyCell(v) : v))).commit();
     n++;
   }
   sheet.commit();
@@ -172,7 +187,9 @@ export async function runExport(db: Database, dataDir: string, id: number): Prom
   const part = path.join(dir, `${name}.${randomUUID()}.part`);
   try {
     const rows = linesOf(db, Number(row.user_id), row.from_ms === null ? null : Number(row.from_ms), row.to_ms === null ? null : Number(row.to_ms));
-    const n = row.format === 'csv' ? await writeCsv(part, rows) : await writeXlsx(part, rows);
+    const [owner] = rowsOf<{ locale: string }>(await db.execute(sql`select locale from users where id = ${Number(row.user_id)}`));
+    const header = headerOf(resolveLocale(row.locale ?? owner?.locale));
+    const n = row.format === 'csv' ? await writeCsv(part, header, rows) : await writeXlsx(part, header, rows);
     renameSync(part, path.join(dir, name));
     await db.execute(sql`update wallet_exports set status = 'exported', rows = ${n}, file = ${name}, finished_at = now() where id = ${id} and status = 'exporting'`);
   } catch (e) {

@@ -90,7 +90,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       preHandler: auth,
     },
     async (req) => {
-      const id = await createExport(deps.db, req.auth!.user.id, req.body);
+      const id = await createExport(deps.db, req.auth!.user.id, req.body, req.locale);
       await app.boss?.send(EXPORT_QUEUE, { id }, EXPORT_JOB_OPTIONS);
       return ok(req, { id });
     },
