@@ -65,6 +65,14 @@ test('robot list, history, market, robot form and calculators', async ({ page, r
   await page.goto('/#/pages/market/market');
   await expect(page.getByTestId('market-page')).toBeVisible();
   await expect(page.getByTestId('ticker-row').first().or(page.getByTestId('market-empty'))).toBeVisible();
+  // Each price says its time and source: imported history is never called live, no price is said.
+  for (const row of await page.getByTestId('ticker-row').all()) {
+    const kind = await row.getAttribute('data-kind');
+    const when = row.getByTestId('ticker-when');
+    if (kind === 'history') await expect(when).toContainText('stored history');
+    if (kind === 'none') await expect(when).toHaveText('No live price');
+    if (kind !== 'live') await expect(when).not.toContainText(/^live/);
+  }
   await page.getByTestId('market-search').fill('zzzz');
   await expect(page.getByTestId('market-empty')).toBeVisible();
   await expectNoHorizontalScroll(page);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { robotCreateBody as robotCreateBodySchema } from '@lq/contracts';
 import { describeFields, idFromQuery, robotCreateBody, robotFields } from '../src/features/backtest/formModel';
 import { strategyParamSchemas } from '../src/features/backtest/schemas';
-import { actionsOf, factKey, filterTickers, formatMoney, periodMs, positionSide, splitReason } from '../src/features/robot/model';
+import { actionsOf, factKey, filterTickers, priceKind, formatMoney, periodMs, positionSide, splitReason } from '../src/features/robot/model';
 
 describe('robot model', () => {
   it('offers pause/stop while running, continue/stop while paused, nothing otherwise', () => {
@@ -93,5 +93,16 @@ describe('timeline facts in a trader’s words', () => {
     expect(factKey('ledgerPosition', 0)).toBe('fact.ledgerFlat');
     expect(factKey('venuePosition', 0.5)).toBe('fact.venuePosition');
     expect(factKey('silentSeconds', 30)).toBe('fact.silentSeconds');
+  });
+});
+
+describe('market prices said plainly', () => {
+  const now = Date.UTC(2026, 10, 27, 12);
+  it('imported history is never live; the feed is live only while current; no price is said', () => {
+    expect(priceKind({ price: 100, at: now - 60_000, source: 'binance' }, now)).toBe('history');
+    expect(priceKind({ price: 100, at: now - 365 * 86_400_000, source: 'binance' }, now)).toBe('history');
+    expect(priceKind({ price: 100, at: now - 60_000, source: 'binance:live' }, now)).toBe('live');
+    expect(priceKind({ price: 100, at: now - 3_600_000, source: 'binance:live' }, now)).toBe('feedStopped');
+    expect(priceKind({ price: null, at: null, source: null }, now)).toBe('none');
   });
 });

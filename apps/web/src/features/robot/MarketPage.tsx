@@ -6,7 +6,8 @@ import { Button } from '../../components/Button';
 import { formatPercent } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { useTickers } from './api';
-import { filterTickers } from './model';
+import { filterTickers, priceKind } from './model';
+import type { TickerItem } from '@lq/contracts';
 import { StrategySheet } from './StrategySheet';
 import { EmptyState, toneOf, useFmt } from './ui';
 import './robot.css';
@@ -23,6 +24,17 @@ export default function MarketPage() {
   const [sheet, setSheet] = useState<{ symbol: string; type: 0 | 1 } | null>(null);
   const rows = useMemo(() => filterTickers(tickers.data?.list ?? [], search), [tickers.data, search]);
   const market = tickers.data?.market ?? (dataSource === 'mt5' ? 'forex' : 'crypto');
+  // Each price with its time and source: imported history is never called live, and a symbol
+  // without any price says so instead of "--".
+  const now = tickers.dataUpdatedAt || Date.now();
+  const whenOf = (row: TickerItem) => {
+    const kind = priceKind(row, now);
+    const facts = { time: row.at === null ? '' : fmt.dateTime(row.at), source: (row.source ?? '').replace(/:live$/, '') };
+    if (kind === 'live') return t('priceSource.live', facts);
+    if (kind === 'feedStopped') return t('priceSource.feedStopped', facts);
+    if (kind === 'history') return t('priceSource.history', facts);
+    return t('priceSource.none');
+  };
 
   return (
     <div className="bt-page" data-testid="market-page" data-market={market}>
@@ -57,10 +69,10 @@ export default function MarketPage() {
             const tone = toneOf(row.change24h);
             const expanded = open === row.symbol;
             return (
-              <li key={row.symbol} className="rb-ticker" data-testid="ticker-row" data-symbol={row.symbol}>
+              <li key={row.symbol} className="rb-ticker" data-testid="ticker-row" data-symbol={row.symbol} data-kind={priceKind(row, now)}>
                 <button type="button" className="rb-ticker-symbol" aria-expanded={expanded} onClick={() => setOpen(expanded ? null : row.symbol)} data-testid="ticker-open">
                   <strong>{row.symbol}</strong>
-                  <span className="bt-sub">{row.at ? fmt.dateTime(row.at) : '--'}</span>
+                  <span className="bt-sub" data-testid="ticker-when">{whenOf(row)}</span>
                 </button>
                 <span className="r" data-testid="ticker-price">{fmt.price(row.price)}</span>
                 <span className="r">

@@ -70,3 +70,16 @@ export function factKey(name: string, value: unknown): string | null {
   if (name in POSITIONS) return n === 0 ? `fact.${POSITIONS[name]}` : `fact.${name}`;
   return `fact.${name}`;
 }
+
+/** A price is live while the robots' feed (a `<venue>:live` source) has a candle of the last minutes. */
+export const LIVE_PRICE_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * What a ticker's price is, said plainly: `live` (the feed, current), `feedStopped` (the feed's, but
+ * old), `history` (imported candles, never called live), `none` (no price at all).
+ */
+export function priceKind(row: Pick<TickerItem, 'price' | 'at' | 'source'>, now: number): 'live' | 'feedStopped' | 'history' | 'none' {
+  if (row.price === null || row.at === null) return 'none';
+  if (!row.source?.endsWith(':live')) return 'history';
+  return now - row.at <= LIVE_PRICE_MAX_AGE_MS ? 'live' : 'feedStopped';
+}
