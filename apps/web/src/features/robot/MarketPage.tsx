@@ -26,7 +26,7 @@ export default function MarketPage() {
   const market = tickers.data?.market ?? (dataSource === 'mt5' ? 'forex' : 'crypto');
   // Each price with its time and source: imported history is never called live, and a symbol
   // without any price says so instead of "--".
-  const now = tickers.dataUpdatedAt || Date.now();
+  const now = tickers.dataUpdatedAt; // when the prices were read (rows exist only then)
   const whenOf = (row: TickerItem) => {
     const kind = priceKind(row, now);
     const facts = { time: row.at === null ? '' : fmt.dateTime(row.at), source: (row.source ?? '').replace(/:live$/, '') };
