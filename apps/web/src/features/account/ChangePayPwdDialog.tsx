@@ -2,6 +2,7 @@
 // (MAIL_PAID_PWD_RESET), 6 digits twice.
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -48,6 +49,7 @@ export function usePayPwdMode(): PayPwdMode | undefined {
 export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => void }) {
   const { t } = useTranslation();
   const mail = useAppStore((s) => s.user?.mail ?? '');
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const { register, handleSubmit, formState } = useForm<PayPwdForm>({ resolver: zodResolver(payPwdForm), defaultValues: { code: '', paidPwd: '', paidPwdAgain: '' } });
   const errors = formState.errors;
@@ -58,6 +60,8 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
       // Every screen that reads it (Mine's row, the withdrawal form) knows at once, without a reload.
       const user = appStore.getState().user;
       if (user && !user.hasPaidPwd) appStore.getState().setUser({ ...user, hasPaidPwd: true });
+      // A user-info read still in flight from before would put "not set" back: read it again.
+      void queryClient.invalidateQueries({ queryKey: ['user-info'] });
       showToast(t('account.payPwdSaved'), 'success');
       onDone();
     } catch (error) {
