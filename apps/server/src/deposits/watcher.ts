@@ -93,10 +93,10 @@ export async function scanDeposits(db: Database, chain: DepositChain, options: S
   const [{ n: watchedCount }] = await query<{ n: string | number }>(db, sql`select count(*) as n from deposit_addresses where network = ${network}`);
   const filtered = Number(watchedCount) <= chain.recipientFilterLimit;
   const everyOwner = filtered ? await ownersOf(db, network, null) : null;
+  const recipients = everyOwner === null ? null : ([...everyOwner.keys()] as Hex[]);
   const read = new Map<string, { transfer: ChainTransfer; userId: number }>();
   if (Number(watchedCount) > 0) {
     for (let start = from; start <= to; start += blocksPerQuery) {
-      const recipients = everyOwner === null ? null : ([...everyOwner.keys()] as Hex[]);
       for await (const page of chain.transfers(start, Math.min(to, start + blocksPerQuery - 1), recipients)) {
         if (page.length === 0) continue;
         const owners = everyOwner ?? (await ownersOf(db, network, [...new Set(page.map((t) => t.toHex))]));

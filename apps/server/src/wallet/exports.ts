@@ -187,8 +187,9 @@ export async function runExport(db: Database, dataDir: string, id: number): Prom
   const part = path.join(dir, `${name}.${randomUUID()}.part`);
   try {
     const rows = linesOf(db, Number(row.user_id), row.from_ms === null ? null : Number(row.from_ms), row.to_ms === null ? null : Number(row.to_ms));
-    const [owner] = rowsOf<{ locale: string }>(await db.execute(sql`select locale from users where id = ${Number(row.user_id)}`));
-    const header = headerOf(resolveLocale(row.locale ?? owner?.locale));
+    // The request's language; an export recorded before it was kept falls back to the profile's.
+    const locale = row.locale ?? rowsOf<{ locale: string }>(await db.execute(sql`select locale from users where id = ${Number(row.user_id)}`))[0]?.locale;
+    const header = headerOf(resolveLocale(locale));
     const n = row.format === 'csv' ? await writeCsv(part, header, rows) : await writeXlsx(part, header, rows);
     renameSync(part, path.join(dir, name));
     await db.execute(sql`update wallet_exports set status = 'exported', rows = ${n}, file = ${name}, finished_at = now() where id = ${id} and status = 'exporting'`);

@@ -215,6 +215,33 @@ export async function approveWithdrawal(db: Database, id: number): Promise<Withd
   throw await stateError(db, id, ['pendingReview']);
 }
 
+type HeldRow = Row & { hold_entry_id: string | number | null };
+
+/**
+ * Ends a withdrawal whose money has not left: locks its row, checks it may end (`allowed`), voids
+ * its hold and writes the final state, in one transaction. Rejection and cancellation share the
+ * void key, so the row lock decides which of the two happens, never both.
+ */
+async function releaseWithdrawal(
+  db: Database,
+  id: number,
+  ownedBy: number | null,
+  allowed: (row: HeldRow) => boolean,
+  refused: (row: HeldRow) => AppError,
+  /** The final state's columns, after `set`. */
+  final: ReturnType<typeof sql>,
+): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const owner = ownedBy === null ? sql`` : sql` and user_id = ${ownedBy}`;
+    const [row] = rowsOf<HeldRow>(await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id}${owner} for update`));
+    if (!row) throw new AppError('NOT_FOUND');
+    if (!allowed(row)) throw refused(row);
+    if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
+    const [done] = rowsOf<Row>(await tx.execute(sql`update withdrawals set ${final}, updated_at = now() where id = ${id} returning ${COLUMNS}`));
+    return done;
+  });
+}
+
 /**
  * pendingReview | processing (nothing sent yet) → rejected: the hold is voided in the same
  * transaction, so the user has the money back exactly when the withdrawal says rejected, and the
@@ -223,43 +250,28 @@ export async function approveWithdrawal(db: Database, id: number): Promise<Withd
 export async function rejectWithdrawal(db: Database, id: number, reason: string): Promise<WithdrawItem> {
   const why = reason.trim();
   if (!why) throw new AppError('VALIDATION_FAILED', { field: 'reason' }, 'reason');
-  return db.transaction(async (tx) => {
-    const [row] = rowsOf<Row & { hold_entry_id: string | number | null }>(
-      await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id} for update`),
-    );
-    if (!row) throw new AppError('NOT_FOUND');
-    if (!(row.status === 'pendingReview' || (row.status === 'processing' && row.tx_hash === null))) {
-      throw new AppError('WITHDRAW_STATE', { state: row.status }, 'id');
-    }
-    if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
-    const [done] = rowsOf<Row>(
-      await tx.execute(sql`update withdrawals set status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, 'operator'),
-            reviewed_at = coalesce(reviewed_at, now()), updated_at = now()
-          where id = ${id} returning ${COLUMNS}`),
-    );
-    return toItem(done);
-  });
+  const done = await releaseWithdrawal(
+    db,
+    id,
+    null,
+    (row) => row.status === 'pendingReview' || (row.status === 'processing' && row.tx_hash === null),
+    (row) => new AppError('WITHDRAW_STATE', { state: row.status }, 'id'),
+    sql`status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, 'operator'), reviewed_at = coalesce(reviewed_at, now())`,
+  );
+  return toItem(done);
 }
 
-/**
- * pendingReview → cancelled, by its owner, until an operator approves it: the hold is voided in the
- * same transaction (the same void key as a rejection, so the row lock decides which of the two
- * happens, never both). Another user's withdrawal is not found.
- */
+/** pendingReview → cancelled, by its owner, until an operator approves it. Another user's withdrawal is not found. */
 export async function cancelWithdrawal(db: Database, userId: number, id: number, locale?: Locale): Promise<WithdrawItem> {
-  return db.transaction(async (tx) => {
-    const [row] = rowsOf<Row & { hold_entry_id: string | number | null }>(
-      await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id} and user_id = ${userId} for update`),
-    );
-    if (!row) throw new AppError('NOT_FOUND');
-    if (row.status !== 'pendingReview') throw new AppError('WITHDRAW_STATE', { state: stateName(row.status, locale) }, 'id');
-    if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
-    const [done] = rowsOf<Row>(
-      await tx.execute(sql`update withdrawals set status = 'cancelled', reviewed_by = 'user', reviewed_at = now(), updated_at = now()
-          where id = ${id} returning ${COLUMNS}`),
-    );
-    return toItem(done, locale);
-  });
+  const done = await releaseWithdrawal(
+    db,
+    id,
+    userId,
+    (row) => row.status === 'pendingReview',
+    (row) => new AppError('WITHDRAW_STATE', { state: stateName(row.status, locale) }, 'id'),
+    sql`status = 'cancelled', reviewed_by = 'user', reviewed_at = now()`,
+  );
+  return toItem(done, locale);
 }
 
 async function stateError(db: Database, id: number, expected: readonly WithdrawState[]): Promise<AppError> {
