@@ -1,8 +1,8 @@
 // `npm test`: the whole suite. Makes sure Debian's Chromium (its headless shell) is there for the browser tests, then
 // runs typecheck, lint, unit + integration tests on PGlite, builds the web app and runs the
-// Playwright end-to-end tests, in lanes (below); each job's and lane's time is printed at the end.
+// Playwright end-to-end tests, in two phases (below); each job's and lane's time is printed at the end.
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
-// beside the end-to-end tests.
+// after the PGlite pass.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -126,19 +126,20 @@ const buildWeb = { label: 'build web', cmd: 'npm', args: ['run', 'build', '-w', 
 const e2e = { label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] };
 const vitestPglite = { label: 'unit + integration (PGlite)', cmd: 'npx', args: ['vitest', 'run'] };
 
-// Lanes for two cores (`npm test -- <part>` runs one part alone: static, vitest, e2e). Every part is
-// busy from the start, and the machine's two cores are shared among them (measured alone on a quiet
-// machine, wall / CPU seconds: browser tests 313 / 317, mostly waiting on the app; the PGlite suite
-// 259 / 383 on both cores; lint 124 / 179 and typecheck 125 / 125 on about one each; the PostgreSQL
-// pass about 100 s beside the rest):
-// 1. the web build, the browser tests, then the PostgreSQL pass;
-// 2. typecheck, then the PGlite suite (vitest runs two files at a time);
-// 3. lint.
-// The browser tests keep the normal priority and the rest runs niced in the cores they leave: beside
-// them at equal priority the browser tests once took 22 minutes instead of 14 and were the critical path.
+// Phases for two cores (`npm test -- <part>` runs one part alone: static, vitest, e2e). Measured
+// alone on a quiet machine (wall / CPU seconds, 2026-11-27): the web build and browser tests
+// 402 / 519 (about 1.3 cores: mostly waiting on the app); the PGlite suite 354 and the PostgreSQL
+// pass 162, 516 / 846 together (about 1.6 cores); lint beside typecheck 100 / 182. All three lanes
+// side by side took 1,665–1,861 s in CI against 1,016 s for the parts one after another: the
+// integration tests and the browser flows wait on timers and jobs that starve when four processes
+// share two cores. So:
+// 1. the web build and browser tests, with typecheck and lint niced beside them in the spare
+//    0.7 core (the browser tests keep the normal priority: they are the longer);
+// 2. then the PGlite suite, then the PostgreSQL pass, each on both cores.
 const background = (job) => ({ ...job, background: true });
 if (!only) {
-  await runLanes([[buildWeb, e2e, ...postgresPass.map(background)], [typecheck, vitestPglite].map(background), [background(lint)]]);
+  await runLanes([[buildWeb, e2e], [typecheck, lint].map(background)]);
+  await runLanes([[vitestPglite, ...postgresPass]]);
 } else if (only === 'static') {
   await runLanes([[lint], [typecheck]]);
 } else if (only === 'vitest') {
