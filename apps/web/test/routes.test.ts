@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NOT_FOUND, routeOf } from '../src/app/currentRoute';
 import { isGuarded, ROUTES } from '../src/app/routeTable';
 import { inviteLink } from '../src/lib/clipboard';
 
@@ -23,6 +24,15 @@ const SPEC_PATHS = [
 
 describe('routes', () => {
   const paths = ROUTES.map((r) => r.path);
+  it('finds each route by its path, in any case and with a trailing slash; anything else is not found', () => {
+    for (const route of ROUTES) {
+      expect(routeOf(route.path)).toBe(route);
+      expect(routeOf(route.path.toUpperCase())).toBe(route);
+      expect(routeOf(`${route.path}/`)).toBe(route);
+    }
+    expect(routeOf('')).toBe(ROUTES.find((r) => r.path === '/'));
+    for (const unknown of ['/pages/nowhere', '/pages/login', '/pages/login/login/extra', '/pages/createOrder/crypto_gridx']) expect(routeOf(unknown)).toBe(NOT_FOUND);
+  });
   it('has every spec path once', () => {
     expect(SPEC_PATHS.filter((p) => !paths.includes(p))).toEqual([]);
     expect(new Set(paths).size).toBe(paths.length);

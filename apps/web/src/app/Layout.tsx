@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router-dom';
 import { NavBar } from '../components/Views';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
@@ -10,7 +9,8 @@ import { SideMenu } from './SideMenu';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 
-export function Layout() {
+/** The app's frame around the page shown (`children`): top bar, side menu, nav bar, tab bar. */
+export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const route = useRouteDef();
   const isDesktop = useIsDesktop();
@@ -32,7 +32,7 @@ export function Layout() {
         <main className="content" id="main">
           <NavBar title={title} back={!route.tab} right={navRight} />
           <div className="content-inner">
-            <Outlet />
+            {children}
           </div>
         </main>
       </div>

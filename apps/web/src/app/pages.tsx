@@ -4,7 +4,8 @@ import type { CreateOrderPage as OrderPageName } from '../features/backtest/stra
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 import { lazyPage } from './lazyPage';
-import { ROUTES, type PageKind, type RouteDef } from './routeTable';
+import { NOT_FOUND, routeOf } from './currentRoute';
+import type { PageKind, RouteDef } from './routeTable';
 
 const Login = lazyPage(() => import('../features/auth/LoginPage'));
 const Register = lazyPage(() => import('../features/auth/RegisterPage'));
@@ -136,8 +137,8 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */
 export function preloadPage(path: string, hasToken: boolean): void {
-  const route = ROUTES.find((r) => r.path === path);
-  if (!route) return NotFound.preload();
+  const route = routeOf(path);
+  if (route === NOT_FOUND) return NotFound.preload();
   PRELOADS[route.guard && !hasToken ? 'login' : route.page].preload();
 }
 

@@ -1,28 +1,31 @@
 import { useEffect } from 'react';
-import { HashRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { HashRouter, useLocation, useNavigate } from 'react-router-dom';
+import { NOT_FOUND, useRouteDef } from './currentRoute';
 import { Guard } from './Guard';
 import { Layout } from './Layout';
 import { NotFound, pageElement } from './pages';
-import { ROUTES } from './routeTable';
 
 /**
- * Declarative routes, not a data router: the app loads its data with TanStack Query, and the data
- * router would add about 15 KB gzip to the first screen for loaders it does not use.
+ * react-router for the location, links and navigation, not for matching (currentRoute.ts), and no
+ * data router: the app loads its data with TanStack Query, and the data router would add about
+ * 15 KB gzip to the first screen for loaders it does not use.
  */
 export function AppRoutes() {
   return (
     <HashRouter>
       <CatchUpWithHash />
-      <Routes>
-        <Route element={<Layout />}>
-          {ROUTES.map((route) => (
-            <Route key={route.path} path={route.path} element={<Guard guarded={!!route.guard}>{pageElement(route)}</Guard>} />
-          ))}
-          <Route path="*" element={<NotFound />} />
-        </Route>
-      </Routes>
+      <Layout>
+        <CurrentPage />
+      </Layout>
     </HashRouter>
   );
+}
+
+/** The page of the current path (routeTable: every route is a fixed path, looked up, not matched). */
+function CurrentPage() {
+  const route = useRouteDef();
+  if (route === NOT_FOUND) return <NotFound />;
+  return <Guard guarded={!!route.guard}>{pageElement(route)}</Guard>;
 }
 
 /**
