@@ -34,6 +34,18 @@ describe('message catalogs', () => {
     for (const name of ERROR_NAMES) expect(allKeys.has(errorMessageKey(name)), name).toBe(true);
   });
 
+  it('names a withdrawal state in words of the reader\'s language, never by its internal name', () => {
+    expect(translate('en-US', 'errors.WITHDRAW_STATE', { state: 'pendingReview' })).toBe('This withdrawal is pending review: that cannot be done now');
+    for (const locale of LOCALES) {
+      for (const state of ['pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled']) {
+        const text = translate(locale, 'errors.WITHDRAW_STATE', { state, expected: 'pendingReview, processing' });
+        expect(text).toContain(translate(locale, `withdraw.state.${state}`));
+        expect(text).not.toMatch(/pendingReview|processing/);
+      }
+    }
+    // A value that is not a state is left as it is.
+    expect(translate('en-US', 'errors.WITHDRAW_STATE', { state: 'pendingReviewX' })).toContain('pendingReviewX');
+  });
   it('translates with parameters and falls back to the key', () => {
     expect(translate('en-US', 'errors.CODE_SENT_TOO_RECENTLY', { seconds: 42 })).toContain('42');
     expect(translate('zh-TW', 'errors.NOT_FOUND')).toBe('找不到資源');

@@ -147,7 +147,7 @@ describe('manual payout on BEP20', () => {
       body: { network: 'BEP20', address: PAYEE(9), amount: '10', paidPwd: '123456', idempotencyKey: 'payout-review' },
     });
     const id = res.json<Envelope<{ id: number }>>().data.id;
-    await expect(ops('withdraw:paid', String(id), `0x${'ab'.repeat(32)}`)).rejects.toThrow(/is pendingReview/);
+    await expect(ops('withdraw:paid', String(id), `0x${'ab'.repeat(32)}`)).rejects.toThrow(/is pending review:/);
   });
 });
 

@@ -32,9 +32,6 @@ const columnsOf = (t = '') =>
   );
 const COLUMNS = columnsOf();
 /** A withdrawal as its user sees it; a payout that failed on chain is explained in the user's language. */
-/** A state as the user reads it ("being paid"), for messages; the raw name without a locale. */
-const stateName = (state: WithdrawState, locale?: Locale): string => (locale ? translate(locale, `withdraw.state.${state}`) : state);
-
 const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
   id: Number(r.id),
   network: r.network,
@@ -268,7 +265,7 @@ export async function cancelWithdrawal(db: Database, userId: number, id: number,
     id,
     userId,
     (row) => row.status === 'pendingReview',
-    (row) => new AppError('WITHDRAW_STATE', { state: stateName(row.status, locale) }, 'id'),
+    (row) => new AppError('WITHDRAW_STATE', { state: row.status }, 'id'),
     sql`status = 'cancelled', reviewed_by = 'user', reviewed_at = now()`,
   );
   return toItem(done, locale);

@@ -132,7 +132,7 @@ describe('review by an operator (npm run ops -- withdraw:…)', () => {
     expect(await ops('withdraw:approve', String(w.id))).toContain(`withdrawal ${w.id} approved`);
     expect(await detail(u, w.id)).toMatchObject({ state: 'processing', reason: null });
     // Approving twice, or rejecting an unknown id, says what is wrong and changes nothing.
-    await expect(ops('withdraw:approve', String(w.id))).rejects.toThrow(/is processing/);
+    await expect(ops('withdraw:approve', String(w.id))).rejects.toThrow(/is being paid:/);
     await expect(ops('withdraw:approve', '999999')).rejects.toThrow('no such withdrawal');
     await expect(ops('withdraw:approve', 'abc')).rejects.toThrow(/positive whole number/);
     // Still held: approval moves no money.

@@ -1,5 +1,6 @@
 import type { Locale } from '../locales';
 import { DEFAULT_LOCALE } from '../locales';
+import { WITHDRAW_STATES } from '../withdraw';
 import { enUS, type MessageKey, type Messages } from './en-US';
 import { formatMessage } from './format';
 import { fieldLabel } from './fields';
@@ -28,6 +29,8 @@ export const MESSAGES: Record<Locale, Messages> = {
 export const isMessageKey = (key: string): key is MessageKey =>
   Object.prototype.hasOwnProperty.call(enUS, key);
 
+const isWithdrawStateName = (value: string) => (WITHDRAW_STATES as readonly string[]).includes(value);
+
 /** Localized, interpolated message; falls back to the default locale, then to English, then to the key. */
 export function translate(
   locale: Locale,
@@ -39,7 +42,16 @@ export function translate(
     (MESSAGES[DEFAULT_LOCALE] as Record<string, string | undefined>)[key] ??
     (enUS as Record<string, string | undefined>)[key] ??
     key;
+  if (!params) return formatMessage(template, params);
+  const named = { ...params };
   // A field is named as its form labels it, in this language (never `params.lotsPerGrid`).
-  const named = typeof params?.field === 'string' ? { ...params, field: fieldLabel(locale, params.field) } : params;
+  if (typeof named.field === 'string') named.field = fieldLabel(locale, named.field);
+  // A withdrawal's state (and the states an action expects) in words of this language, never `pendingReview`.
+  for (const name of ['state', 'expected'] as const) {
+    const value = named[name];
+    if (typeof value !== 'string') continue;
+    const states = value.split(', ');
+    if (states.every(isWithdrawStateName)) named[name] = states.map((state) => translate(locale, `withdraw.state.${state}`)).join(', ');
+  }
   return formatMessage(template, named);
 }
