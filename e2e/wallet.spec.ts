@@ -114,11 +114,13 @@ for (const [locale, format, texts] of [
     }
     // Column headers in the user's language.
     expect(cells[0].slice(2, 6)).toEqual(locale === 'en-US' ? ['Type', 'Wallet', 'Amount', 'Balance after'] : ['種類', 'ウォレット', '金額', '取引後残高']);
+    // Type and wallet in words of that language too, not the API's codes.
+    const [adjust, transfer, balance, rebate] = locale === 'en-US' ? ['Adjustment', 'Transfer', 'Balance', 'Rebate'] : ['調整', '振替', '残高', 'リベート'];
     expect(cells.slice(1).map((c) => [c[2], c[3], c[4]])).toEqual([
-      ['adjust', 'balance', '100.000000'],
-      ['adjust', 'rebate', '87.654321'],
-      ['transfer', 'rebate', '-12.500000'],
-      ['transfer', 'balance', '12.500000'],
+      [adjust, balance, '100.000000'],
+      [adjust, rebate, '87.654321'],
+      [transfer, rebate, '-12.500000'],
+      [transfer, balance, '12.500000'],
     ]);
   });
 }

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import { translate } from '@lq/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { adjustWallet, cleanupExports, runExport, verifyLedger } from '.';
@@ -57,7 +58,7 @@ async function exported(u: RegisteredUser, body: Record<string, string>, lang = 
 }
 
 const recordsOf = async (u: RegisteredUser) =>
-  (await t.call('GET', '/user/api/wallet/records?size=100', { token: u.token })).json<Envelope<{ list: { id: number; amount: string; balanceAfter: string | null; memo: string | null; type: string; wallet: string }[] }>>().data.list;
+  (await t.call('GET', '/user/api/wallet/records?size=100', { token: u.token })).json<Envelope<{ list: { id: number; amount: string; balanceAfter: string | null; memo: string | null; type: string; wallet: string; status: string }[] }>>().data.list;
 
 /** Minimal RFC 4180 reader (quoted fields with commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -106,7 +107,12 @@ describe('wallet exports', () => {
     // Headers in the language of the request (en_US here); the amounts exact text.
     expect(rows[0]).toEqual(['ID', 'Time (UTC)', 'Type', 'Wallet', 'Amount', 'Balance after', 'Status', 'Memo']);
     const api = (await recordsOf(u)).reverse();
-    expect(rows.slice(1).map((r) => [Number(r[0]), r[2], r[3], r[4], r[5]])).toEqual(api.map((r) => [r.id, r.type, r.wallet, r.amount, r.balanceAfter ?? '']));
+    // Type, wallet and status in words ("Adjustment", "Balance", "Completed"), never the API's codes.
+    const say = (column: string, code: string) => translate('en-US', `export.${column}.${code}`);
+    expect(rows.slice(1).map((r) => [Number(r[0]), r[2], r[3], r[4], r[5], r[6]])).toEqual(
+      api.map((r) => [r.id, say('type', r.type), say('wallet', r.wallet), r.amount, r.balanceAfter ?? '', say('status', r.status)]),
+    );
+    expect(rows.slice(1).map((r) => r[2])).toEqual(['Adjustment', 'Adjustment', 'Transfer', 'Transfer']);
     expect(rows[1][7]).toBe('bonus, "quoted"\nsecond line');
     expect(rows[2][7]).toBe(`'=HYPERLINK("x")`);
     expect(rows.slice(1).map((r) => r[4])).toContain('-12.345678');
@@ -130,7 +136,8 @@ describe('wallet exports', () => {
     sheet.eachRow((row) => values.push((row.values as (string | number | null | undefined)[]).slice(1).map((v) => String(v ?? ''))));
     expect(values[0]).toEqual(['รหัส', 'เวลา (UTC)', 'ประเภท', 'กระเป๋า', 'จำนวนเงิน', 'ยอดคงเหลือหลังรายการ', 'สถานะ', 'บันทึก']);
     const api = (await recordsOf(u)).reverse();
-    expect(values.slice(1).map((r) => [Number(r[0]), r[2]])).toEqual(api.map((r) => [r.id, r.type]));
+    expect(values.slice(1).map((r) => [Number(r[0]), r[2], r[3]])).toEqual(api.map((r) => [r.id, translate('th-TH', `export.type.${r.type}`), translate('th-TH', `export.wallet.${r.wallet}`)]));
+    expect(values.slice(1).map((r) => r[2])).toEqual(['ปรับยอด', 'ปรับยอด', 'โอน', 'โอน']);
     // Money cells are numbers a spreadsheet sums, equal to the ledger's exact values, shown with 6 decimals.
     const amounts: { value: unknown; numFmt: string | undefined }[] = [];
     sheet.eachRow((row, n) => {

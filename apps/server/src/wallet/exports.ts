@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Database, rowsOf } from '@lq/db';
-import { AppError, formatMoney, resolveLocale, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+import { AppError, formatMoney, isMessageKey, resolveLocale, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -93,8 +93,14 @@ interface LineRow {
   memo: string | null;
 }
 
-/** The user's lines in the range, oldest first, a batch at a time (keyset on the line id). */
-async function* linesOf(db: Runner, userId: number, fromMs: number | null, toMs: number | null): AsyncGenerator<string[]> {
+/** A record's type, wallet or status in the reader's words ("Held", not `pending`); an unknown code as it is. */
+function wordOf(locale: Locale, column: 'type' | 'wallet' | 'status', code: string): string {
+  const key = `export.${column}.${code}`;
+  return isMessageKey(key) ? translate(locale, key) : code;
+}
+
+/** The user's lines in the range, oldest first, a batch at a time (keyset on the line id), in the reader's words. */
+async function* linesOf(db: Runner, userId: number, fromMs: number | null, toMs: number | null, locale: Locale): AsyncGenerator<string[]> {
   let after = 0;
   const from = fromMs === null ? sql`` : sql`and e.created_at >= ${new Date(fromMs).toISOString()}::timestamptz`;
   const to = toMs === null ? sql`` : sql`and e.created_at < ${new Date(toMs).toISOString()}::timestamptz`;
@@ -111,11 +117,11 @@ async function* linesOf(db: Runner, userId: number, fromMs: number | null, toMs:
       yield [
         String(r.id),
         new Date(r.created_at).toISOString().replace('T', ' ').slice(0, 19),
-        r.kind,
-        r.wallet,
+        wordOf(locale, 'type', r.kind),
+        wordOf(locale, 'wallet', r.wallet),
         formatMoney(BigInt(r.amount)),
         r.balance_after === null ? '' : formatMoney(BigInt(r.balance_after)),
-        r.status,
+        wordOf(locale, 'status', r.status),
         r.memo ?? '',
       ];
     }
@@ -186,10 +192,10 @@ export async function runExport(db: Database, dataDir: string, id: number): Prom
   // A name of its own per run: two runs of one export (a retry beside a slow first) never share a file.
   const part = path.join(dir, `${name}.${randomUUID()}.part`);
   try {
-    const rows = linesOf(db, Number(row.user_id), row.from_ms === null ? null : Number(row.from_ms), row.to_ms === null ? null : Number(row.to_ms));
     // The request's language; an export recorded before it was kept falls back to the profile's.
-    const locale = row.locale ?? rowsOf<{ locale: string }>(await db.execute(sql`select locale from users where id = ${Number(row.user_id)}`))[0]?.locale;
-    const header = headerOf(resolveLocale(locale));
+    const locale = resolveLocale(row.locale ?? rowsOf<{ locale: string }>(await db.execute(sql`select locale from users where id = ${Number(row.user_id)}`))[0]?.locale);
+    const rows = linesOf(db, Number(row.user_id), row.from_ms === null ? null : Number(row.from_ms), row.to_ms === null ? null : Number(row.to_ms), locale);
+    const header = headerOf(locale);
     const n = row.format === 'csv' ? await writeCsv(part, header, rows) : await writeXlsx(part, header, rows);
     renameSync(part, path.join(dir, name));
     await db.execute(sql`update wallet_exports set status = 'exported', rows = ${n}, file = ${name}, finished_at = now() where id = ${id} and status = 'exporting'`);
