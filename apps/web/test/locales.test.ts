@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIELD_LABELS, inParamOrder, LOCALES, PARAM_ORDER } from '@lq/contracts';
+import { FIELD_LABELS, inParamOrder, LOCALES, PARAM_ORDER, translate } from '@lq/contracts';
 
 const dir = join(import.meta.dirname, '../src/i18n/locales');
 
@@ -47,6 +47,22 @@ for (const ns of ['common', 'legal']) {
     });
   });
 }
+
+describe('wallet record words', () => {
+  it('an exported file names each record type, wallet and status as the wallet page does', () => {
+    const differ: string[] = [];
+    for (const locale of LOCALES) {
+      const web = flatten(JSON.parse(readFileSync(join(dir, `wallet.${locale}.json`), 'utf8')));
+      for (const column of ['type', 'wallet', 'status']) {
+        for (const [key, word] of Object.entries(web).filter(([k]) => k.startsWith(`${column}.`))) {
+          const server = translate(locale, `export.${key}`);
+          if (server !== word) differ.push(`${locale} ${key}: page "${String(word)}", export "${server}"`);
+        }
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+});
 
 describe('field labels', () => {
   it('a form labels each strategy field as the server names it in its messages', () => {

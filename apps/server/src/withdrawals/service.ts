@@ -215,16 +215,16 @@ export async function approveWithdrawal(db: Database, id: number): Promise<Withd
 type HeldRow = Row & { hold_entry_id: string | number | null };
 
 /**
- * Ends a withdrawal whose money has not left: locks its row, checks it may end (`allowed`), voids
- * its hold and writes the final state, in one transaction. Rejection and cancellation share the
- * void key, so the row lock decides which of the two happens, never both.
+ * Ends a withdrawal whose money has not left: locks its row, checks it may end (`allowed`; else
+ * WITHDRAW_STATE with the state it is in), voids its hold and writes the final state, in one
+ * transaction. Rejection and cancellation share the void key, so the row lock decides which of the
+ * two happens, never both.
  */
 async function releaseWithdrawal(
   db: Database,
   id: number,
   ownedBy: number | null,
   allowed: (row: HeldRow) => boolean,
-  refused: (row: HeldRow) => AppError,
   /** The final state's columns, after `set`. */
   final: ReturnType<typeof sql>,
 ): Promise<Row> {
@@ -232,7 +232,7 @@ async function releaseWithdrawal(
     const owner = ownedBy === null ? sql`` : sql` and user_id = ${ownedBy}`;
     const [row] = rowsOf<HeldRow>(await tx.execute(sql`select ${COLUMNS}, hold_entry_id from withdrawals where id = ${id}${owner} for update`));
     if (!row) throw new AppError('NOT_FOUND');
-    if (!allowed(row)) throw refused(row);
+    if (!allowed(row)) throw new AppError('WITHDRAW_STATE', { state: row.status }, 'id');
     if (row.hold_entry_id !== null) await voidPending(tx, Number(row.hold_entry_id), `withdraw:${id}:void`);
     const [done] = rowsOf<Row>(await tx.execute(sql`update withdrawals set ${final}, updated_at = now() where id = ${id} returning ${COLUMNS}`));
     return done;
@@ -252,7 +252,6 @@ export async function rejectWithdrawal(db: Database, id: number, reason: string)
     id,
     null,
     (row) => row.status === 'pendingReview' || (row.status === 'processing' && row.tx_hash === null),
-    (row) => new AppError('WITHDRAW_STATE', { state: row.status }, 'id'),
     sql`status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, 'operator'), reviewed_at = coalesce(reviewed_at, now())`,
   );
   return toItem(done);
@@ -265,7 +264,6 @@ export async function cancelWithdrawal(db: Database, userId: number, id: number,
     id,
     userId,
     (row) => row.status === 'pendingReview',
-    (row) => new AppError('WITHDRAW_STATE', { state: row.status }, 'id'),
     sql`status = 'cancelled', reviewed_by = 'user', reviewed_at = now()`,
   );
   return toItem(done, locale);

@@ -27,14 +27,8 @@ export default function MarketPage() {
   // Each price with its time and source: imported history is never called live, and a symbol
   // without any price says so instead of "--".
   const now = tickers.dataUpdatedAt; // when the prices were read (rows exist only then)
-  const whenOf = (row: TickerItem) => {
-    const kind = priceKind(row, now);
-    const facts = { time: row.at === null ? '' : fmt.dateTime(row.at), source: (row.source ?? '').replace(/:live$/, '') };
-    if (kind === 'live') return t('priceSource.live', facts);
-    if (kind === 'feedStopped') return t('priceSource.feedStopped', facts);
-    if (kind === 'history') return t('priceSource.history', facts);
-    return t('priceSource.none');
-  };
+  const whenOf = (row: TickerItem, kind: ReturnType<typeof priceKind>) =>
+    t(`priceSource.${kind}`, { time: row.at === null ? '' : fmt.dateTime(row.at), source: (row.source ?? '').replace(/:live$/, '') });
 
   return (
     <div className="bt-page" data-testid="market-page" data-market={market}>
@@ -68,11 +62,12 @@ export default function MarketPage() {
           {rows.map((row) => {
             const tone = toneOf(row.change24h);
             const expanded = open === row.symbol;
+            const kind = priceKind(row, now);
             return (
-              <li key={row.symbol} className="rb-ticker" data-testid="ticker-row" data-symbol={row.symbol} data-kind={priceKind(row, now)}>
+              <li key={row.symbol} className="rb-ticker" data-testid="ticker-row" data-symbol={row.symbol} data-kind={kind}>
                 <button type="button" className="rb-ticker-symbol" aria-expanded={expanded} onClick={() => setOpen(expanded ? null : row.symbol)} data-testid="ticker-open">
                   <strong>{row.symbol}</strong>
-                  <span className="bt-sub" data-testid="ticker-when">{whenOf(row)}</span>
+                  <span className="bt-sub" data-testid="ticker-when">{whenOf(row, kind)}</span>
                 </button>
                 <span className="r" data-testid="ticker-price">{fmt.price(row.price)}</span>
                 <span className="r">
