@@ -14,6 +14,7 @@ import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-z
 import { APP_VERSION, AppError, normalizeFullWidth } from '@lq/contracts';
 import { openDatabase, type DatabaseHandle } from '@lq/db';
 import { backtestsPlugin } from './backtests';
+import { benefitsPlugin } from './benefits';
 import { bridgePlugin } from './bridge';
 import { marketPlugin } from './market';
 import { Sessions } from './platform/auth';
@@ -194,6 +195,7 @@ export async function buildApp(
     await app.register(walletPlugin);
     await app.register(depositsPlugin);
     await app.register(withdrawalsPlugin);
+    await app.register(benefitsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

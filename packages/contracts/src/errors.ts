@@ -96,6 +96,9 @@ export const ERRORS = {
   WITHDRAW_ADDRESS_CONTRACT: { code: 'A0376', status: 422 },
   WITHDRAW_ADDRESS_OWN_DEPOSIT: { code: 'A0377', status: 422 },
   WITHDRAW_ADDRESS_PLATFORM: { code: 'A0378', status: 422 },
+  // benefits
+  BENEFIT_ALREADY_UNLOCKED: { code: 'A0380', status: 409 },
+  BENEFIT_NOT_UNLOCKED: { code: 'A0381', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -17,3 +17,4 @@ export * from './account';
 export * from './wallet';
 export * from './deposit';
 export * from './withdraw';
+export * from './benefits';

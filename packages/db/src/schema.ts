@@ -829,6 +829,70 @@ export const withdrawals = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------- benefits
+
+/**
+ * The benefits catalogue (business.md "Benefits, seats and slots"): the price of the basic unlock
+ * and of one seat or slot per month, in micro-Lightning, set by the operator (`npm run ops -- price:set`).
+ */
+export const benefitPrices = pgTable(
+  'benefit_prices',
+  {
+    /** unlock | seat | slot */
+    item: text('item').primaryKey(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    /** Who set it last: `seed` (the migration) or the operator's note. */
+    updatedBy: text('updated_by').notNull().default('seed'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('benefit_prices_item', sql`${t.item} in ('unlock', 'seat', 'slot')`), check('benefit_prices_price', sql`${t.price} > 0`)],
+);
+
+/**
+ * One purchase paid from the balance wallet: the basic unlock (once per user, never expires) or a
+ * pack of `quantity` seats or slots of one market for `months` months. Written in the same
+ * transaction as its ledger entry (`entry_id`, key `benefit:<id>`), under the client's key.
+ */
+export const benefitPurchases = pgTable(
+  'benefit_purchases',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** unlock | seat | slot */
+    item: text('item').notNull(),
+    /** forex | crypto; null for the unlock */
+    market: text('market'),
+    quantity: integer('quantity').notNull(),
+    /** null for the unlock */
+    months: integer('months'),
+    /** Micro-Lightning paid: the catalogue's price × quantity × months when bought. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    entryId: bigint('entry_id', { mode: 'number' }),
+    purchasedAt: timestamp('purchased_at', { withTimezone: true }).notNull().defaultNow(),
+    /** null: never (the unlock) */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('benefit_purchases_user_key').on(t.userId, t.idempotencyKey),
+    // The unlock is bought once: two requests at once cannot both pay for it.
+    uniqueIndex('benefit_purchases_one_unlock').on(t.userId).where(sql`${t.item} = 'unlock'`),
+    index('benefit_purchases_user_idx').on(t.userId, t.id),
+    index('benefit_purchases_expiry_idx').on(t.expiresAt),
+    check('benefit_purchases_item', sql`${t.item} in ('unlock', 'seat', 'slot')`),
+    check(
+      'benefit_purchases_shape',
+      sql`(${t.item} = 'unlock' and ${t.market} is null and ${t.months} is null and ${t.expiresAt} is null and ${t.quantity} = 1)
+        or (${t.item} <> 'unlock' and ${t.market} in ('forex', 'crypto') and ${t.months} between 1 and 12 and ${t.expiresAt} is not null and ${t.quantity} between 1 and 1000)`,
+    ),
+    check('benefit_purchases_amount', sql`${t.amount} > 0`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;

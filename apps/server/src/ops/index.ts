@@ -1,6 +1,7 @@
 // `npm run ops`: every area's operator commands, dispatched by the platform's runner. An area
 // declares its commands in its own ops.ts and exports them from its index.ts.
 import { BACKTEST_OPS } from '../backtests';
+import { BENEFIT_OPS } from '../benefits';
 import { MARKET_OPS } from '../market';
 import { dispatchOps, type OpsOut } from '../platform/ops';
 import { ROBOT_OPS } from '../robots';
@@ -12,7 +13,7 @@ import { WITHDRAW_OPS } from '../withdrawals';
 export { OpsError } from '../platform/ops';
 
 /** The command sets, in the order the usage text lists them. */
-export const OPS_COMMAND_SETS = [USER_OPS, BACKTEST_OPS, ROBOT_OPS, MARKET_OPS, WALLET_OPS, DEPOSIT_OPS, WITHDRAW_OPS];
+export const OPS_COMMAND_SETS = [USER_OPS, BACKTEST_OPS, ROBOT_OPS, MARKET_OPS, WALLET_OPS, DEPOSIT_OPS, WITHDRAW_OPS, BENEFIT_OPS];
 
 /** Runs one operator command; returns the exit code. */
 export function runOps(

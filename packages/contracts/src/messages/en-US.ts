@@ -57,6 +57,8 @@ export const enUS = {
   'errors.IDEMPOTENCY_KEY_REUSED': 'This request key was already used for a different request; start a new one',
   'errors.INSUFFICIENT_REBATE': 'The rebate wallet holds only {available}',
   'errors.PAY_LOCKED': 'Too many wrong payment passwords: paying is locked until {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': 'The basic rights are unlocked already: nothing was charged',
+  'errors.BENEFIT_NOT_UNLOCKED': 'Unlock the basic rights first ({price} Lightning): packs add seats and slots to them',
   'errors.DEPOSIT_NETWORK_CLOSED': 'USDT deposits on {network} are not open yet',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': 'Enter an amount from {min} to {max} USDT',
   'errors.CARD_CLOSED': 'Card deposits are not open',

@@ -59,6 +59,8 @@ export const inID: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': 'Kunci permintaan ini sudah dipakai untuk permintaan lain; silakan mulai lagi',
   'errors.INSUFFICIENT_REBATE': 'Dompet rabat hanya berisi {available}',
   'errors.PAY_LOCKED': 'Terlalu banyak kata sandi pembayaran yang salah: pembayaran dikunci sampai {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': 'Hak dasar sudah dibuka: tidak ada biaya yang ditagih',
+  'errors.BENEFIT_NOT_UNLOCKED': 'Buka hak dasar terlebih dahulu ({price} Lightning): paket menambah slot akun dan slot backtest di atasnya',
   'errors.DEPOSIT_NETWORK_CLOSED': 'Deposit USDT di {network} belum dibuka',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': 'Masukkan jumlah dari {min} hingga {max} USDT',
   'errors.CARD_CLOSED': 'Deposit kartu belum dibuka',

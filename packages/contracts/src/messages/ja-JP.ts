@@ -58,6 +58,8 @@ export const jaJP: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': 'このリクエストキーは別のリクエストで使用済みです。新しく操作してください',
   'errors.INSUFFICIENT_REBATE': 'リベートウォレットの残高は {available} のみです',
   'errors.PAY_LOCKED': '支払いパスワードの誤りが多すぎるため、{until} まで支払いがロックされています',
+  'errors.BENEFIT_ALREADY_UNLOCKED': '基本権利はすでに解除済みです。請求はされていません',
+  'errors.BENEFIT_NOT_UNLOCKED': '先に基本権利を解除してください（{price} ライトニング）。パックはその上に口座枠とバックテスト枠を追加します',
   'errors.DEPOSIT_NETWORK_CLOSED': '{network} での USDT 入金はまだ開始されていません',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': '{min}〜{max} USDT の金額を入力してください',
   'errors.CARD_CLOSED': 'カード入金は現在ご利用いただけません',

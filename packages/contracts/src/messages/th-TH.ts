@@ -55,6 +55,8 @@ export const thTH: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': 'รหัสคำขอนี้ถูกใช้กับคำขออื่นแล้ว โปรดเริ่มใหม่',
   'errors.INSUFFICIENT_REBATE': 'กระเป๋าเงินคืนมียอดเพียง {available}',
   'errors.PAY_LOCKED': 'ใส่รหัสผ่านการชำระเงินผิดหลายครั้งเกินไป การชำระเงินถูกล็อกจนถึง {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': 'ปลดล็อกสิทธิพื้นฐานแล้ว ไม่มีการเรียกเก็บเงิน',
+  'errors.BENEFIT_NOT_UNLOCKED': 'โปรดปลดล็อกสิทธิพื้นฐานก่อน ({price} Lightning) แพ็กจะเพิ่มที่นั่งและช่องแบ็กเทสต์จากสิทธินั้น',
   'errors.DEPOSIT_NETWORK_CLOSED': 'ยังไม่เปิดรับฝาก USDT บนเครือข่าย {network}',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': 'กรอกจำนวนตั้งแต่ {min} ถึง {max} USDT',
   'errors.CARD_CLOSED': 'ยังไม่เปิดการฝากด้วยบัตร',

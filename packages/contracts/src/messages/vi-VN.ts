@@ -56,6 +56,8 @@ export const viVN: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': 'Mã yêu cầu này đã được dùng cho một yêu cầu khác; hãy thực hiện lại',
   'errors.INSUFFICIENT_REBATE': 'Ví hoàn tiền chỉ còn {available}',
   'errors.PAY_LOCKED': 'Nhập sai mật khẩu thanh toán quá nhiều lần: thanh toán bị khóa đến {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': 'Quyền cơ bản đã được mở khóa: không bị trừ tiền',
+  'errors.BENEFIT_NOT_UNLOCKED': 'Hãy mở khóa quyền cơ bản trước ({price} Lightning): các gói thêm suất tài khoản và suất backtest vào đó',
   'errors.DEPOSIT_NETWORK_CLOSED': 'Chưa mở nạp USDT trên mạng {network}',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': 'Nhập số tiền từ {min} đến {max} USDT',
   'errors.CARD_CLOSED': 'Chưa mở nạp bằng thẻ',

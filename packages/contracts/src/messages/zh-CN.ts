@@ -55,6 +55,8 @@ export const zhCN: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': '该请求编号已用于另一笔不同的请求，请重新发起',
   'errors.INSUFFICIENT_REBATE': '返佣钱包余额仅有 {available}',
   'errors.PAY_LOCKED': '支付密码错误次数过多，支付已锁定至 {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': '基础权益已解锁，本次未扣款',
+  'errors.BENEFIT_NOT_UNLOCKED': '请先解锁基础权益（{price} 闪电），套餐是在其上增加席位与槽位',
   'errors.DEPOSIT_NETWORK_CLOSED': '{network} 网络的 USDT 充值尚未开放',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': '请输入 {min} 至 {max} USDT 之间的金额',
   'errors.CARD_CLOSED': '银行卡充值尚未开放',

@@ -55,6 +55,8 @@ export const zhTW: Messages = {
   'errors.IDEMPOTENCY_KEY_REUSED': '此請求編號已用於另一筆不同的請求，請重新發起',
   'errors.INSUFFICIENT_REBATE': '返傭錢包餘額僅有 {available}',
   'errors.PAY_LOCKED': '支付密碼錯誤次數過多，支付已鎖定至 {until}',
+  'errors.BENEFIT_ALREADY_UNLOCKED': '基礎權益已解鎖，本次未扣款',
+  'errors.BENEFIT_NOT_UNLOCKED': '請先解鎖基礎權益（{price} 閃電），套餐是在其上增加席位與槽位',
   'errors.DEPOSIT_NETWORK_CLOSED': '{network} 網路的 USDT 充值尚未開放',
   'errors.CARD_AMOUNT_OUT_OF_RANGE': '請輸入 {min} 至 {max} USDT 之間的金額',
   'errors.CARD_CLOSED': '銀行卡充值尚未開放',

@@ -1,0 +1,187 @@
+// Benefits on a real app and database: the catalogue and the operator's prices; the unlock and packs
+// paid from the balance wallet into platform revenue, once per key (a double tap pays once; the
+// key with another body is 409); every bad input refused with the field named and nothing charged;
+// two unlocks at once charge once. `verifyLedger` after each.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { hashSecret } from '../users';
+import { adjustWallet, verifyLedger } from '../wallet';
+import { BENEFIT_OPS } from './ops';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000' } });
+});
+afterEach(async () => {
+  expect(await verifyLedger(t.database.db)).toEqual([]);
+});
+afterAll(() => t?.close());
+
+const PAY_PASSWORD = '123456';
+async function payingUser(balance: bigint): Promise<RegisteredUser & { id: number }> {
+  const u = await registerUser(t);
+  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
+  const id = Number(row.id);
+  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret(PAY_PASSWORD)]);
+  if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `bf-test-fund-${id}` });
+  return { ...u, id };
+}
+
+let seq = 0;
+const key = () => `bf-key-${Date.now()}-${++seq}`;
+const unlock = (u: RegisteredUser, over: Record<string, unknown> = {}, lang = 'en_US') =>
+  t.call('POST', '/user/api/equity/unlock', { token: u.token, body: { paidPwd: PAY_PASSWORD, idempotencyKey: key(), ...over }, lang });
+const pack = (over: Record<string, unknown> = {}) => ({ kind: 'seat', market: 'crypto', quantity: 2, months: 3, autoRenew: false, paidPwd: PAY_PASSWORD, idempotencyKey: key(), ...over });
+const buy = (u: RegisteredUser, body: Record<string, unknown>, lang = 'en_US') => t.call('POST', '/user/api/equity/buy', { token: u.token, body, lang });
+const balanceOf = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<{ balanceWallet: string }>>().data.balanceWallet;
+const revenue = async () => {
+  const [row] = await t.database.exec<{ posted: string }>(`select posted::text as posted from ledger_accounts where code = 'platform:revenue'`);
+  return BigInt(row?.posted ?? '0');
+};
+type Purchase = { id: number; item: string; market: string | null; quantity: number; months: number | null; amount: string; autoRenew: boolean; state: string; purchasedAt: number; expiresAt: number | null };
+const purchases = async (u: RegisteredUser) => (await t.call('GET', '/user/api/equity/purchases', { token: u.token })).json<Envelope<{ list: Purchase[]; total: number }>>().data;
+
+async function ops(args: string[]): Promise<{ code: number; out: string[] }> {
+  const out: string[] = [];
+  const command = BENEFIT_OPS.commands[args[0]];
+  try {
+    await command.run(t.database, args.slice(1), (l) => out.push(l), t.config);
+    return { code: 0, out };
+  } catch (e) {
+    return { code: (e as { exitCode?: number }).exitCode ?? 1, out: [...out, (e as Error).message] };
+  }
+}
+
+describe('the catalogue', () => {
+  it('answers the prices of spec §9 to anyone, and the operator changes them for the purchases after', async () => {
+    const res = await t.call('GET', '/user/api/equity/catalogue');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Envelope>().data).toEqual({
+      prices: { unlock: '100.000000', seat: '10.000000', slot: '10.000000' },
+      markets: ['forex', 'crypto'],
+      months: { min: 1, max: 12 },
+      quantity: { min: 1, max: 1000 },
+      daysPerMonth: 30,
+    });
+    expect(await ops(['price:set', 'slot', '12.5', '--note', 'test'])).toEqual({ code: 0, out: ['slot: 10 → 12.5 Lightning per month; purchases from now on pay it'] });
+    expect((await ops(['price:list'])).out).toEqual(['unlock  100 Lightning', 'seat    10 Lightning per month', 'slot    12.5 Lightning per month']);
+    expect((await t.call('GET', '/user/api/equity/catalogue')).json<Envelope<{ prices: Record<string, string> }>>().data.prices.slot).toBe('12.500000');
+    // Bad operator input changes nothing.
+    expect((await ops(['price:set', 'vip', '5', '--note', 'x'])).code).toBe(2);
+    expect((await ops(['price:set', 'seat', '0', '--note', 'x'])).code).toBe(2);
+    expect((await ops(['price:set', 'seat', '1.0000001', '--note', 'x'])).code).toBe(2);
+    expect((await ops(['price:set', 'seat', '11'])).code).toBe(2);
+    expect(await ops(['price:set', 'slot', '10', '--note', 'back'])).toMatchObject({ code: 0 });
+  });
+});
+
+describe('the unlock', () => {
+  it('charges 100 once into revenue, shows it in purchases and records, and a double tap pays once', async () => {
+    const u = await payingUser(150_000_000n);
+    const before = await revenue();
+    const k = key();
+    const res = await unlock(u, { idempotencyKey: k });
+    expect(res.statusCode).toBe(200);
+    const p = res.json<Envelope<Purchase>>().data;
+    expect(p).toMatchObject({ item: 'unlock', market: null, quantity: 1, months: null, amount: '100.000000', state: 'active', expiresAt: null, autoRenew: false });
+    expect(await balanceOf(u)).toBe('50.000000');
+    expect((await revenue()) - before).toBe(100_000_000n);
+    // The same request again: the same purchase, nothing charged.
+    const again = await unlock(u, { idempotencyKey: k });
+    expect(again.json<Envelope<Purchase>>().data.id).toBe(p.id);
+    expect(await balanceOf(u)).toBe('50.000000');
+    // Another key: refused, nothing charged, the password not even asked for.
+    const second = await unlock(u, { paidPwd: '000000' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({ code: 'A0380', msg: 'The basic rights are unlocked already: nothing was charged' });
+    expect(await balanceOf(u)).toBe('50.000000');
+    expect(await purchases(u)).toMatchObject({ total: 1, list: [{ id: p.id, item: 'unlock' }] });
+    const records = (await t.call('GET', '/user/api/wallet/records?type=purchase', { token: u.token })).json<Envelope<{ list: { amount: string; status: string }[] }>>().data.list;
+    expect(records.map((r) => [r.amount, r.status])).toEqual([['-100.000000', 'posted']]);
+  });
+
+  it('two unlocks at once under different keys: one is charged, the other refused', async () => {
+    const u = await payingUser(500_000_000n);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => unlock(u)));
+    const codes = answers.map((r) => r.json<Envelope>().code).sort();
+    expect(codes).toEqual(['00000', 'A0380', 'A0380', 'A0380']);
+    expect(await balanceOf(u)).toBe('400.000000');
+    expect((await purchases(u)).total).toBe(1);
+  });
+
+  it('too little balance, a wrong or missing payment password: refused with the field named, nothing charged', async () => {
+    const poor = await payingUser(99_999_999n);
+    const short = await unlock(poor);
+    expect(short.statusCode).toBe(409);
+    expect(short.json()).toMatchObject({ code: 'A0310', data: { field: 'amount' } });
+    expect(await balanceOf(poor)).toBe('99.999999');
+    const wrong = await unlock(poor, { paidPwd: '654321' }, 'ja_JP');
+    expect(wrong.json()).toMatchObject({ code: 'A0244', data: { field: 'paidPwd' } });
+    const noPwd = await registerUser(t);
+    const unset = await t.call('POST', '/user/api/equity/unlock', { token: noPwd.token, body: { paidPwd: '123456', idempotencyKey: key() } });
+    expect(unset.json()).toMatchObject({ code: 'A0243' });
+    const badKey = await unlock(poor, { idempotencyKey: 'short' }, 'th_TH');
+    expect(badKey.statusCode).toBe(422);
+    expect(badKey.json<Envelope>().msg).not.toMatch(/idempotencyKey/);
+    expect((await purchases(poor)).total).toBe(0);
+    expect((await t.call('POST', '/user/api/equity/unlock', { body: { paidPwd: '123456', idempotencyKey: key() } })).statusCode).toBe(401);
+  });
+});
+
+describe('packs', () => {
+  it('need the unlock; then 2 crypto seats × 3 months cost 60 and last 90 days; the key with another body is 409', async () => {
+    const u = await payingUser(300_000_000n);
+    const early = await buy(u, pack());
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'A0381', msg: 'Unlock the basic rights first (100 Lightning): packs add seats and slots to them' });
+    expect(await balanceOf(u)).toBe('300.000000');
+    expect((await unlock(u)).statusCode).toBe(200);
+    const k = key();
+    const startedAt = Date.now();
+    const res = await buy(u, pack({ idempotencyKey: k, autoRenew: true }));
+    expect(res.statusCode).toBe(200);
+    const p = res.json<Envelope<Purchase>>().data;
+    expect(p).toMatchObject({ item: 'seat', market: 'crypto', quantity: 2, months: 3, amount: '60.000000', autoRenew: true, state: 'active' });
+    const days = (p.expiresAt! - p.purchasedAt) / 86_400_000;
+    expect(days).toBe(90);
+    expect(p.purchasedAt).toBeGreaterThanOrEqual(startedAt - 5_000);
+    expect(await balanceOf(u)).toBe('140.000000');
+    expect((await buy(u, pack({ idempotencyKey: k, autoRenew: true }))).json<Envelope<Purchase>>().data.id).toBe(p.id);
+    const reused = await buy(u, pack({ idempotencyKey: k, quantity: 3 }));
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json()).toMatchObject({ code: 'A0350', data: { field: 'idempotencyKey' } });
+    const slot = await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1 }));
+    expect(slot.json<Envelope<Purchase>>().data).toMatchObject({ item: 'slot', market: 'forex', amount: '10.000000' });
+    expect(await balanceOf(u)).toBe('130.000000');
+    const list = await purchases(u);
+    expect(list.total).toBe(3);
+    expect(list.list.map((x) => x.item)).toEqual(['slot', 'seat', 'unlock']);
+  });
+
+  it('refuses months outside 1–12, quantity ≤ 0 or > 1,000, unknown kinds and markets, and too little balance, naming the field', async () => {
+    const u = await payingUser(110_000_000n);
+    expect((await unlock(u)).statusCode).toBe(200);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ months: 0 }, 'months', 'Months'],
+      [{ months: 13 }, 'months', 'Months'],
+      [{ months: 1.5 }, 'months', 'Months'],
+      [{ quantity: 0 }, 'quantity', 'Quantity'],
+      [{ quantity: 1001 }, 'quantity', 'Quantity'],
+      [{ kind: 'vip' }, 'kind', 'Benefit'],
+      [{ market: 'stocks' }, 'market', 'Market'],
+    ];
+    for (const [over, field, label] of cases) {
+      const res = await buy(u, pack(over));
+      expect(res.statusCode, JSON.stringify(over)).toBe(422);
+      const body = res.json<Envelope<{ field?: string }>>();
+      expect(body.data?.field).toBe(field);
+      expect(body.msg).toContain(label);
+    }
+    const thai = await buy(u, pack({ months: 13 }), 'th_TH');
+    expect(thai.json<Envelope>().msg).toContain('จำนวนเดือน');
+    const short = await buy(u, pack({ quantity: 1, months: 2 }));
+    expect(short.json()).toMatchObject({ code: 'A0310', data: { field: 'amount' } });
+    expect(await balanceOf(u)).toBe('10.000000');
+    expect((await purchases(u)).total).toBe(1);
+  });
+});

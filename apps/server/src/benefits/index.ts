@@ -1,0 +1,16 @@
+// Benefits: the catalogue (operator-set prices), the basic unlock and packs of seats and backtest
+// slots, paid from the balance wallet through the ledger.
+import fp from 'fastify-plugin';
+import { platformDeps } from '../platform/deps';
+import { benefitRoutes } from './routes';
+
+export const benefitsPlugin = fp(
+  async (app) => {
+    benefitRoutes(app, platformDeps(app));
+    return Promise.resolve();
+  },
+  { name: 'benefits' },
+);
+
+export { BENEFIT_OPS } from './ops';
+export { catalogueOf, isUnlocked, pricesOf } from './service';

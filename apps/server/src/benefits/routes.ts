@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelopeOf, equityBuyBody, equityCatalogue, equityPurchase, equityPurchases, equityPurchasesQuery, equityUnlockBody } from '@lq/contracts';
+import { requireAuth } from '../platform/auth';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
+import { perUserLimit } from '../platform/limits';
+import type { PlatformDeps } from '../platform/deps';
+import { buy, catalogueOf, purchasesOf, unlock } from './service';
+
+const tags = ['benefits'];
+
+/** Benefits: `user/api/equity/...` (docs/api.md, "Benefits"). */
+export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const auth = requireAuth(deps.sessions);
+  const moneyLimit = perUserLimit(deps.config.USER_RATE_PER_MINUTE);
+
+  r.get(
+    '/user/api/equity/catalogue',
+    {
+      schema: {
+        tags,
+        summary: 'Prices of the basic unlock and of a seat or backtest slot per month (decimal strings), the markets, and the months and quantities a pack may have',
+        response: { 200: envelopeOf(equityCatalogue), ...errorResponses },
+      },
+    },
+    async (req) => ok(req, await catalogueOf(deps.db)),
+  );
+
+  r.post(
+    '/user/api/equity/unlock',
+    {
+      schema: {
+        tags,
+        summary: 'Buy the basic rights (once): 1 account seat and 1 backtest slot on each market, paid from the balance wallet; payment password required',
+        security: bearerAuth,
+        body: equityUnlockBody,
+        response: { 200: envelopeOf(equityPurchase), ...errorResponses },
+      },
+      config: moneyLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await unlock(deps.db, req.auth!.user.id, req.body)),
+  );
+
+  r.post(
+    '/user/api/equity/buy',
+    {
+      schema: {
+        tags,
+        summary: 'Buy a pack: quantity seats or backtest slots of one market for 1–12 months (30 days each), paid from the balance wallet; the basic unlock comes first',
+        security: bearerAuth,
+        body: equityBuyBody,
+        response: { 200: envelopeOf(equityPurchase), ...errorResponses },
+      },
+      config: moneyLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await buy(deps.db, req.auth!.user.id, req.body)),
+  );
+
+  r.get(
+    '/user/api/equity/purchases',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s purchases, newest first: purchase time, expiry, quantity, months, market, auto-renew, state',
+        security: bearerAuth,
+        querystring: equityPurchasesQuery,
+        response: { 200: envelopeOf(equityPurchases), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await purchasesOf(deps.db, req.auth!.user.id, req.query)),
+  );
+}

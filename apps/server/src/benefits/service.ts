@@ -1,0 +1,183 @@
+// Benefits (business.md "Benefits, seats and slots"): the catalogue and the purchases paid from the
+// balance wallet. A purchase is its row and one posted ledger entry (balance → platform revenue) in
+// one transaction, under the client's idempotency key (Stripe's rule: the same key and body answer
+// the first purchase; another body under it is refused, and nothing is charged twice).
+import { createHash } from 'node:crypto';
+import {
+  AppError,
+  BENEFIT_ITEMS,
+  BENEFIT_MARKETS,
+  formatMoney,
+  PACK_DAYS_PER_MONTH,
+  PACK_MONTHS,
+  PACK_QUANTITY,
+  type BenefitItem,
+  type EquityBuyBody,
+  type EquityCatalogue,
+  type EquityPurchase,
+  type EquityPurchases,
+  type EquityUnlockBody,
+} from '@lq/contracts';
+import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
+import { checkPayPassword } from '../users';
+import { InsufficientFundsError, postEntry } from '../wallet';
+
+type Runner = Pick<Database, 'execute'>;
+
+/** The catalogue's prices in micro-Lightning. */
+export async function pricesOf(db: Runner): Promise<Record<BenefitItem, bigint>> {
+  const rows = rowsOf<{ item: BenefitItem; price: string }>(await db.execute(sql`select item, price::text as price from benefit_prices`));
+  const prices = Object.fromEntries(rows.map((r) => [r.item, BigInt(r.price)])) as Partial<Record<BenefitItem, bigint>>;
+  for (const item of BENEFIT_ITEMS) if (prices[item] === undefined) throw new Error(`benefit_prices has no price for ${item}`);
+  return prices as Record<BenefitItem, bigint>;
+}
+
+export async function catalogueOf(db: Runner): Promise<EquityCatalogue> {
+  const prices = await pricesOf(db);
+  return {
+    prices: { unlock: formatMoney(prices.unlock), seat: formatMoney(prices.seat), slot: formatMoney(prices.slot) },
+    markets: [...BENEFIT_MARKETS],
+    months: { ...PACK_MONTHS },
+    quantity: { ...PACK_QUANTITY },
+    daysPerMonth: PACK_DAYS_PER_MONTH,
+  };
+}
+
+/** The operator's price change; answers the price before. */
+export async function setPrice(db: Runner, item: BenefitItem, price: bigint, by: string): Promise<bigint> {
+  if (price <= 0n) throw new Error('a price is more than zero');
+  const [before] = rowsOf<{ price: string }>(await db.execute(sql`select price::text as price from benefit_prices where item = ${item}`));
+  await db.execute(sql`insert into benefit_prices (item, price, updated_by, updated_at) values (${item}, ${price.toString()}::bigint, ${by}, now())
+    on conflict (item) do update set price = excluded.price, updated_by = excluded.updated_by, updated_at = now()`);
+  return BigInt(before?.price ?? '0');
+}
+
+interface Row {
+  id: string | number;
+  item: BenefitItem;
+  market: EquityPurchase['market'];
+  quantity: number;
+  months: number | null;
+  amount: string;
+  auto_renew: boolean;
+  request_hash: string;
+  purchased_at: Date | string;
+  expires_at: Date | string | null;
+}
+const COLUMNS = sql.raw(`id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at`);
+
+const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
+  const expiresAt = r.expires_at === null ? null : new Date(r.expires_at).getTime();
+  return {
+    id: Number(r.id),
+    item: r.item,
+    market: r.market,
+    quantity: r.quantity,
+    months: r.months,
+    amount: formatMoney(BigInt(r.amount)),
+    autoRenew: r.auto_renew,
+    state: expiresAt === null || expiresAt > now ? 'active' : 'expired',
+    purchasedAt: new Date(r.purchased_at).getTime(),
+    expiresAt,
+  };
+};
+
+/** What one purchase is, as its key is bound to it (the payment password is not part of it). */
+interface Order {
+  item: BenefitItem;
+  market: EquityPurchase['market'];
+  quantity: number;
+  months: number | null;
+  autoRenew: boolean;
+}
+
+const hashOf = (o: Order) => createHash('sha256').update(JSON.stringify([o.item, o.market, o.quantity, o.months, o.autoRenew])).digest('hex');
+
+/**
+ * Charges the balance wallet for `order` and records it, in one transaction: the row (under the
+ * user's key), then its ledger entry (a savepoint: no purchase without its payment, nor the
+ * reverse). A replayed key answers the first purchase and charges nothing.
+ */
+async function purchase(db: Database, userId: number, key: string, order: Order): Promise<EquityPurchase> {
+  const requestHash = hashOf(order);
+  const replay = async (tx: Runner): Promise<EquityPurchase | undefined> => {
+    const [existing] = rowsOf<Row>(await tx.execute(sql`select ${COLUMNS} from benefit_purchases where user_id = ${userId} and idempotency_key = ${key}`));
+    if (!existing) return undefined;
+    if (existing.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+    return toPurchase(existing);
+  };
+  try {
+    return await db.transaction(async (tx) => {
+      const prices = await pricesOf(tx);
+      const amount = prices[order.item] * BigInt(order.quantity) * BigInt(order.months ?? 1);
+      const expiry = order.months === null ? sql`null` : sql`now() + make_interval(days => ${order.months * PACK_DAYS_PER_MONTH})`;
+      const [inserted] = rowsOf<Row>(
+        await tx.execute(sql`insert into benefit_purchases (user_id, idempotency_key, request_hash, item, market, quantity, months, amount, auto_renew, expires_at)
+          values (${userId}, ${key}, ${requestHash}, ${order.item}, ${order.market}, ${order.quantity}, ${order.months}, ${amount.toString()}::bigint, ${order.autoRenew}, ${expiry})
+          on conflict (user_id, idempotency_key) do nothing returning ${COLUMNS}`),
+      );
+      if (!inserted) return (await replay(tx))!;
+      const id = Number(inserted.id);
+      const entry = await postEntry(tx, {
+        key: `benefit:${id}`,
+        kind: 'purchase',
+        userId,
+        memo: order.item === 'unlock' ? 'basic rights' : `${order.quantity} ${order.item} ${order.market} × ${order.months} month(s)`,
+        meta: { purchase: id, item: order.item, market: order.market, quantity: order.quantity, months: order.months, amount: formatMoney(amount) },
+        lines: [
+          { account: { userId, wallet: 'balance' }, amount: -amount },
+          { account: { platform: 'revenue' }, amount },
+        ],
+      });
+      await tx.execute(sql`update benefit_purchases set entry_id = ${entry.id} where id = ${id}`);
+      return toPurchase(inserted);
+    });
+  } catch (e) {
+    if (e instanceof InsufficientFundsError) {
+      throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
+    }
+    // The unlock is bought once: a second one under another key (or two at once) is refused.
+    if (isUniqueViolation(e, 'benefit_purchases_one_unlock')) throw new AppError('BENEFIT_ALREADY_UNLOCKED');
+    throw e;
+  }
+}
+
+export async function isUnlocked(db: Runner, userId: number): Promise<boolean> {
+  const rows = rowsOf(await db.execute(sql`select 1 from benefit_purchases where user_id = ${userId} and item = 'unlock' limit 1`));
+  return rows.length > 0;
+}
+
+/** The basic rights: once per user; the payment password first (with the wallet's lockout). */
+export async function unlock(db: Database, userId: number, body: EquityUnlockBody): Promise<EquityPurchase> {
+  const order: Order = { item: 'unlock', market: null, quantity: 1, months: null, autoRenew: false };
+  // A replay of the unlock that was bought answers it; any other second unlock is refused before
+  // the password is asked for.
+  const [mine] = rowsOf<Row>(await db.execute(sql`select ${COLUMNS} from benefit_purchases where user_id = ${userId} and item = 'unlock'`));
+  if (mine) {
+    const [keyed] = rowsOf<{ id: string }>(await db.execute(sql`select id::text as id from benefit_purchases where user_id = ${userId} and idempotency_key = ${body.idempotencyKey}`));
+    if (keyed?.id === String(mine.id)) return toPurchase(mine);
+    throw new AppError('BENEFIT_ALREADY_UNLOCKED');
+  }
+  await checkPayPassword(db, userId, body.paidPwd);
+  return purchase(db, userId, body.idempotencyKey, order);
+}
+
+/** A pack of seats or slots; the unlock comes first. */
+export async function buy(db: Database, userId: number, body: EquityBuyBody): Promise<EquityPurchase> {
+  if (!(await isUnlocked(db, userId))) {
+    const prices = await pricesOf(db);
+    throw new AppError('BENEFIT_NOT_UNLOCKED', { price: formatMoney(prices.unlock).replace(/\.?0+$/, '') });
+  }
+  await checkPayPassword(db, userId, body.paidPwd);
+  return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
+}
+
+export async function purchasesOf(db: Runner, userId: number, q: { page: number; size: number }): Promise<EquityPurchases> {
+  const rows = rowsOf<Row>(
+    await db.execute(sql`select ${COLUMNS} from benefit_purchases where user_id = ${userId}
+      order by id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+  );
+  const [count] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*)::int as n from benefit_purchases where user_id = ${userId}`));
+  const now = Date.now();
+  return { list: rows.map((r) => toPurchase(r, now)), total: Number(count?.n ?? 0) };
+}

@@ -1,0 +1,80 @@
+// Benefits (spec §2 pages/equity/index, monthEquityPay, pages/pay/pay; §6 basic rights; §9;
+// business.md "Benefits, seats and slots"): the one-time basic unlock and monthly packs of account
+// seats and backtest slots per market, paid from the balance wallet. Prices are money (decimal
+// strings, 6 places on the way out), kept in the database and set by the operator.
+import { z } from 'zod';
+import { ACCOUNT_MARKETS } from './account';
+import { idempotencyKey } from './wallet';
+
+/** What can be bought: the basic unlock, and packs of account seats or backtest slots. */
+export const BENEFIT_ITEMS = ['unlock', 'seat', 'slot'] as const;
+export type BenefitItem = (typeof BENEFIT_ITEMS)[number];
+export const PACK_KINDS = ['seat', 'slot'] as const;
+export type PackKind = (typeof PACK_KINDS)[number];
+export const BENEFIT_MARKETS = ACCOUNT_MARKETS;
+
+/** Spec §9: basic unlock 100 Lightning; a seat (and a slot) about 10 Lightning per month. The catalogue's first prices. */
+export const BENEFIT_PRICE_DEFAULTS: Record<BenefitItem, string> = { unlock: '100', seat: '10', slot: '10' };
+export const PACK_MONTHS = { min: 1, max: 12 } as const;
+export const PACK_QUANTITY = { min: 1, max: 1000 } as const;
+/** A month of a pack is 30 days of 24 hours (business.md: "valid 30 days"), whatever the calendar. */
+export const PACK_DAYS_PER_MONTH = 30;
+/** The unlock gives this many seats and slots on each market. */
+export const UNLOCK_GIVES = { seat: 1, slot: 1 } as const;
+
+/** The caller's payment password, as the wallet's other payments take it. */
+const paidPwd = z.string().min(1).max(64);
+
+export const equityCatalogue = z.object({
+  /** Price per item (unlock) or per seat or slot per month (packs). */
+  prices: z.object({ unlock: z.string(), seat: z.string(), slot: z.string() }),
+  markets: z.array(z.enum(BENEFIT_MARKETS)),
+  months: z.object({ min: z.number(), max: z.number() }),
+  quantity: z.object({ min: z.number(), max: z.number() }),
+  daysPerMonth: z.number(),
+});
+export type EquityCatalogue = z.infer<typeof equityCatalogue>;
+
+/** POST user/api/equity/unlock. */
+export const equityUnlockBody = z.strictObject({ paidPwd, idempotencyKey });
+export type EquityUnlockBody = z.infer<typeof equityUnlockBody>;
+
+/** POST user/api/equity/buy: `quantity` seats or slots of `market` for `months` months. */
+export const equityBuyBody = z.strictObject({
+  kind: z.enum(PACK_KINDS),
+  market: z.enum(BENEFIT_MARKETS),
+  quantity: z.number().int().min(PACK_QUANTITY.min).max(PACK_QUANTITY.max),
+  months: z.number().int().min(PACK_MONTHS.min).max(PACK_MONTHS.max),
+  autoRenew: z.boolean().default(false),
+  paidPwd,
+  idempotencyKey,
+});
+export type EquityBuyBody = z.infer<typeof equityBuyBody>;
+
+export const PURCHASE_STATES = ['active', 'expired'] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+export const equityPurchase = z.object({
+  id: z.number(),
+  item: z.enum(BENEFIT_ITEMS),
+  /** Null for the unlock (it counts on every market). */
+  market: z.enum(BENEFIT_MARKETS).nullable(),
+  quantity: z.number(),
+  /** Null for the unlock. */
+  months: z.number().nullable(),
+  /** What was paid. */
+  amount: z.string(),
+  autoRenew: z.boolean(),
+  state: z.enum(PURCHASE_STATES),
+  purchasedAt: z.number(),
+  /** Null: never (the unlock). */
+  expiresAt: z.number().nullable(),
+});
+export type EquityPurchase = z.infer<typeof equityPurchase>;
+
+export const equityPurchasesQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const equityPurchases = z.object({ list: z.array(equityPurchase), total: z.number() });
+export type EquityPurchases = z.infer<typeof equityPurchases>;
