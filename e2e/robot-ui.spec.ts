@@ -6,7 +6,7 @@
 // Finally, with the robot API answered by fixtures (page.route): a robot paused by an exchange
 // error in the list and its detail with positions, orders, fills and the error in plain words.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { type Envelope, login, register } from './support/users';
+import { type Envelope, grantUnlock, login, register } from './support/users';
 
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
@@ -22,6 +22,7 @@ async function expectNoHorizontalScroll(page: Page): Promise<void> {
 test('robot list, history, market, robot form and calculators', async ({ page, request }, info) => {
   const mail = `robots.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
+  grantUnlock(mail);
   await login(page, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
 
@@ -141,6 +142,7 @@ async function createPaperRobot(page: Page, accountId: number): Promise<string> 
 test('a paper robot on MT5: create from the form, pause, continue, stop; no free seat for a second account', async ({ page, request }, info) => {
   const mail = `robots2.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
+  grantUnlock(mail);
   await login(page, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.reload();

@@ -53,9 +53,15 @@ export function ops(...args: string[]): string {
   });
 }
 
-/** Grants VIP1 with the operator command. */
+/** Grants VIP1 (backtests) and the basic rights (a seat and a backtest slot per market) with the operator commands. */
 export function grantVip(mail: string): void {
   ops('user:set-level', mail, 'VIP1');
+  grantUnlock(mail);
+}
+
+/** The basic rights without payment, as an operator grants them (`benefit:unlock`). */
+export function grantUnlock(mail: string): void {
+  ops('benefit:unlock', mail, '--reason', 'e2e');
 }
 
 /** Credits (or debits) a wallet with the operator command, once per key. */

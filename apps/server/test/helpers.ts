@@ -267,3 +267,14 @@ export async function registerUser(
   if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
   return { mail, password, token: body.data.token, userCode: body.data.user.userCode };
 }
+
+/**
+ * The basic rights (1 account seat and 1 backtest slot per market) as an operator grants them
+ * (`npm run ops -- benefit:unlock`): what a test needs before it runs a robot or a backtest.
+ */
+export async function grantUnlock(t: Pick<TestApp, 'database'>, mail: string): Promise<void> {
+  await t.database.exec(
+    `insert into entitlement_grants (user_id, kind, quantity, origin, note) select id, 'unlock', 1, 'operator', 'test' from users where mail = $1`,
+    [mail.toLowerCase()],
+  );
+}

@@ -78,3 +78,21 @@ export const equityPurchasesQuery = z.strictObject({
 });
 export const equityPurchases = z.object({ list: z.array(equityPurchase), total: z.number() });
 export type EquityPurchases = z.infer<typeof equityPurchases>;
+
+/** Seats (or backtest slots) of one market: what the user owns, what is in use, and the next expiry. */
+const rightCount = z.object({
+  /** The unlock's 1 + live packs + operator grants. */
+  owned: z.number(),
+  /** Seats: accounts holding a running, paused or stopping robot; slots: backtests running. */
+  used: z.number(),
+  free: z.number(),
+  /** When the soonest live pack (or expiring grant) of this market ends, and how many it takes with it; null: none expires. */
+  nextExpiry: z.number().nullable(),
+  expiringQuantity: z.number(),
+});
+export const equityRights = z.object({
+  /** The basic rights: bought, or granted by an operator. */
+  unlocked: z.boolean(),
+  markets: z.array(z.object({ market: z.enum(BENEFIT_MARKETS), seats: rightCount, slots: rightCount })),
+});
+export type EquityRights = z.infer<typeof equityRights>;

@@ -288,7 +288,7 @@ export const entitlementGrants = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** backtest_slot | seat */
+    /** backtest_slot | seat | unlock (the basic rights granted, not bought) */
     kind: text('kind').notNull(),
     /** forex | crypto, or null when it counts for both */
     market: text('market'),

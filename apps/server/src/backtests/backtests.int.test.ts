@@ -354,7 +354,15 @@ describe('a backtest on real candles', () => {
 });
 
 describe('slots and cancel', () => {
-  it('allows one running backtest, more with granted slots, and cancels', async () => {
+  it('needs the basic rights: a VIP without them is told to unlock', async () => {
+    const u = await registerUser(t);
+    await t.database.exec(`update users set user_level = 'VIP1' where mail = $1`, [u.mail]);
+    const res = await create(u.token, btc());
+    expect(res.statusCode).toBe(409);
+    expect(res.json<Err>()).toMatchObject({ code: 'A0381' });
+  });
+
+  it('allows one running backtest per market, more with granted slots, and cancels', async () => {
     const u = await vipUser(t);
     // A slow one: the AI indicator over a year of 1m candles.
     const slow = btc({ side: 'ai', start: '2024-01-01', end: '2024-12-31' });
@@ -381,6 +389,11 @@ describe('slots and cancel', () => {
     const fourth = await create(u.token, slow);
     expect(fourth.statusCode).toBe(409);
     expect(fourth.json<Err>().msg).toMatch(/All 2 of/);
+    // Slots are per market: the forex slot of the unlock is still free.
+    const eurusd = { strategy: 'grid', dataSource: 'mt5', symbol: 'EURUSD', params: { capital: 10_000, leverage: 100, gridNumber: 10, gap: 100, lotsPerGrid: 0.1, spread: 10, start: '2010-09-01', end: '2010-09-30' } };
+    const forex = await create(u.token, eurusd);
+    expect(forex.statusCode, forex.body).toBe(200);
+    const forexId = forex.json<Envelope<{ backtest: Detail }>>().data.backtest.id;
 
     // progress shows while it runs
     const live = await until('live progress', async () => {
@@ -393,7 +406,7 @@ describe('slots and cancel', () => {
     expect((await t.call('GET', '/healthz')).statusCode).toBe(200);
     expect(performance.now() - asked).toBeLessThan(500);
     const running = (await t.call('GET', '/order/api/backtest/list?tab=running', { token: u.token })).json<Envelope<{ list: Detail[] }>>().data;
-    expect(running.list.map((x) => x.id).sort()).toEqual([firstId, thirdId].sort());
+    expect(running.list.map((x) => x.id).filter((id) => id !== forexId).sort()).toEqual([firstId, thirdId].sort());
 
     const cancelled = await t.call('POST', '/order/api/backtest/cancel', { token: u.token, body: { id: firstId }, lang: 'en_US' });
     expect(cancelled.statusCode, cancelled.body).toBe(200);

@@ -22,14 +22,17 @@ describe('npm run ops -- backtest:*', () => {
   it('grants extra backtest slots, idempotently', async () => {
     const u = await registerUser(t);
     const id = Number((await t.database.exec<{ id: number }>('select id from users where mail = $1', [u.mail]))[0].id);
-    expect(await slotsOf(t.database, id)).toBe(1);
+    // Nothing is free: without the unlock a user owns no slot.
+    expect(await slotsOf(t.database, id, 'crypto')).toBe(0);
     const r = await ops('backtest:slots', u.mail, '2');
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('3 in total');
-    expect(await slotsOf(t.database, id)).toBe(3);
-    expect((await ops('backtest:slots', u.mail, '2')).out).toContain('3 in total');
-    expect((await ops('backtest:slots', u.mail, '0')).out).toContain('1 in total');
-    expect(await slotsOf(t.database, id)).toBe(1);
+    expect(r.out).toContain('slots in total: forex 2, crypto 2');
+    expect(await slotsOf(t.database, id, 'forex')).toBe(2);
+    expect((await ops('backtest:slots', u.mail, '2')).out).toContain('forex 2, crypto 2');
+    expect((await ops('benefit:unlock', u.mail, '--reason', 'test')).out).toContain('basic rights granted');
+    expect((await ops('benefit:unlock', u.mail, '--reason', 'test')).out).toContain('unlocked already');
+    expect((await ops('backtest:slots', u.mail, '0')).out).toContain('slots in total: forex 1, crypto 1');
+    expect(await slotsOf(t.database, id, 'crypto')).toBe(1);
     const bad = await ops('backtest:slots', u.mail, '-1');
     expect(bad.code).toBe(2);
     const nobody = await ops('backtest:slots', 'nobody@example.com', '1');

@@ -1,10 +1,11 @@
 // Operator commands of the backtests area (wired into `npm run ops` by ops/).
 import { SETTING_KEYS } from '@lq/db';
 import { OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
+import { slotsOwned } from '../benefits';
 
 export const BACKTEST_OPS: OpsCommandSet = {
   usage: `  backtest:maintenance [on|off]               show or switch the backtest maintenance mode
-  backtest:slots <email> <n>                  set the operator-granted extra backtest slots (1 + n at once)`,
+  backtest:slots <email> <n>                  set the operator-granted extra backtest slots of each market (n, beside the unlock's 1 and packs)`,
   commands: {
     'backtest:slots': {
       args: 2,
@@ -18,12 +19,8 @@ export const BACKTEST_OPS: OpsCommandSet = {
             [userId, Number(n)],
           );
         }
-        const total = await db.exec<{ n: number }>(
-          `select (1 + coalesce(sum(quantity), 0))::int as n from entitlement_grants
-            where user_id = $1 and kind = 'backtest_slot' and (expires_at is null or expires_at > now())`,
-          [userId],
-        );
-        out(`${email.trim().toLowerCase()}: ${n} extra backtest slot(s), ${total[0].n} in total`);
+        const [forex, crypto] = await Promise.all([slotsOwned(db.db, userId, 'forex'), slotsOwned(db.db, userId, 'crypto')]);
+        out(`${email.trim().toLowerCase()}: ${n} extra backtest slot(s) on each market; slots in total: forex ${forex}, crypto ${crypto}`);
       },
     },
     'backtest:maintenance': {

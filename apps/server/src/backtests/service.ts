@@ -52,6 +52,7 @@ import type { AuthUser } from '../platform/auth';
 import { invalid, RequestValidationError } from '../platform/http';
 import { checkParamsMatch, checkStrategyParams, parseStrategyParams, strategySetupOf } from '../strategy-setup';
 import { loadCandleRange } from '../market';
+import { backtestMarketIs, isUnlocked, notUnlocked, slotsOwned, type Market } from '../benefits';
 import { resolveSeries, type ResolvedSeries } from './data';
 import { ThreadRunner } from './thread-pool';
 import type { StoredTrade } from './compute';
@@ -173,14 +174,9 @@ async function requireBacktestAllowed(db: Database, user: AuthUser): Promise<voi
   if (!isVipLevel(current?.userLevel ?? user.userLevel)) throw new AppError('NOT_VIP');
 }
 
-/** Backtest slots: 1 for everyone plus the unexpired `backtest_slot` grants. */
-export async function slotsOf(database: DatabaseHandle, userId: number): Promise<number> {
-  const rows = await database.exec<{ n: number }>(
-    `select coalesce(sum(quantity), 0)::int as n from entitlement_grants
-      where user_id = $1 and kind = 'backtest_slot' and (expires_at is null or expires_at > now())`,
-    [userId],
-  );
-  return 1 + Math.max(0, Number(rows[0]?.n ?? 0));
+/** Backtest slots of a market: the unlock's 1 + live slot packs + operator grants (benefits/). */
+export function slotsOf(database: DatabaseHandle, userId: number, market: Market): Promise<number> {
+  return slotsOwned(database.db, userId, market);
 }
 
 // ---------------------------------------------------------------- create
@@ -225,7 +221,7 @@ export async function createBacktest(
   }
 
   const jobId = randomUUID();
-  const slots = await slotsOf(database, user.id);
+  const slots = await slotsOf(database, user.id, market);
   // Inside the transaction only `tx` may be used: PGlite has one connection, held by it.
   const row = await svc.db.transaction(async (tx) => {
     // Serialize the slot check per user.
@@ -233,8 +229,12 @@ export async function createBacktest(
     const [{ running }] = await tx
       .select({ running: count() })
       .from(backtests)
-      .where(and(eq(backtests.userId, user.id), eq(backtests.status, 1), isNull(backtests.deletedAt)));
-    if (Number(running) >= slots) throw new AppError('BACKTEST_SLOTS_FULL', { slots });
+      .where(and(eq(backtests.userId, user.id), eq(backtests.status, 1), isNull(backtests.deletedAt), backtestMarketIs(market)));
+    if (Number(running) >= slots) {
+      // Nothing owned for want of the unlock: say so (the web offers it); else the slots are full.
+      if (slots === 0 && !(await isUnlocked(tx, user.id))) throw await notUnlocked(tx);
+      throw new AppError('BACKTEST_SLOTS_FULL', { slots });
+    }
     const [inserted] = await tx
       .insert(backtests)
       .values({

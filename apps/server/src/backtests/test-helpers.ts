@@ -1,11 +1,11 @@
 // Shared by the backtest integration tests: real candles from ../shared/data into the store, VIP
-// users, polling.
+// users (with the basic rights), polling.
 import { fileURLToPath } from 'node:url';
 import { sliceByTime } from '@lq/engine';
 import { loadCandlesFile } from '@lq/workers';
 import type { DatabaseHandle } from '@lq/db';
 import { writeCandles } from '../market';
-import { registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { grantUnlock, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 
 export const DATA_DIR = fileURLToPath(new URL('../../../../../shared/data/', import.meta.url));
 export const ms = (iso: string) => Date.parse(iso);
@@ -21,6 +21,7 @@ export async function seedCandles(database: DatabaseHandle, btc: { from: string;
 export async function vipUser(t: TestApp, level = 'VIP1'): Promise<RegisteredUser> {
   const u = await registerUser(t);
   await t.database.exec('update users set user_level = $2 where mail = $1', [u.mail, level]);
+  await grantUnlock(t, u.mail);
   return u;
 }
 

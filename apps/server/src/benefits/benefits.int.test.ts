@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { hashSecret } from '../users';
 import { adjustWallet, verifyLedger } from '../wallet';
+import { readFileSync } from 'node:fs';
 import { BENEFIT_OPS } from './ops';
 
 let t: TestApp;
@@ -183,5 +184,74 @@ describe('packs', () => {
     expect(short.json()).toMatchObject({ code: 'A0310', data: { field: 'amount' } });
     expect(await balanceOf(u)).toBe('10.000000');
     expect((await purchases(u)).total).toBe(1);
+  });
+});
+
+type Count = { owned: number; used: number; free: number; nextExpiry: number | null; expiringQuantity: number };
+type Rights = { unlocked: boolean; markets: { market: string; seats: Count; slots: Count }[] };
+const rights = async (u: RegisteredUser) => {
+  const r = (await t.call('GET', '/user/api/equity/rights', { token: u.token })).json<Envelope<Rights>>().data;
+  return { unlocked: r.unlocked, forex: r.markets.find((m) => m.market === 'forex')!, crypto: r.markets.find((m) => m.market === 'crypto')! };
+};
+const none = { nextExpiry: null, expiringQuantity: 0 };
+
+async function runningRobot(userId: number, market: 'crypto' | 'forex'): Promise<void> {
+  const [account] = await t.database.exec<{ id: string }>(
+    `insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, $2, $3, 'acc', 'ab12') returning id::text as id`,
+    [userId, market, market === 'crypto' ? 'binance' : 'mt5'],
+  );
+  await t.database.exec(
+    `insert into robots (user_id, account_id, market, strategy, symbol, interval, params, capital, leverage, status) values ($1, $2, $3, 'grid', 'BTCUSDT', '1m', '{}', 1000, 10, 'running')`,
+    [userId, Number(account.id), market],
+  );
+}
+
+describe('rights', () => {
+  it('count the unlock, live packs of each market and operator grants; expired packs count for nothing', async () => {
+    const u = await payingUser(500_000_000n);
+    const start = await rights(u);
+    expect(start.unlocked).toBe(false);
+    expect(start.crypto).toEqual({ market: 'crypto', seats: { owned: 0, used: 0, free: 0, ...none }, slots: { owned: 0, used: 0, free: 0, ...none } });
+    expect((await unlock(u)).statusCode).toBe(200);
+    const p = (await buy(u, pack({ quantity: 2, months: 3 }))).json<Envelope<Purchase>>().data;
+    await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1 }));
+    await runningRobot(u.id, 'crypto');
+    let r = await rights(u);
+    expect(r.unlocked).toBe(true);
+    expect(r.crypto.seats).toEqual({ owned: 3, used: 1, free: 2, nextExpiry: p.expiresAt, expiringQuantity: 2 });
+    expect(r.crypto.slots).toEqual({ owned: 1, used: 0, free: 1, ...none });
+    expect(r.forex.seats).toEqual({ owned: 1, used: 0, free: 1, ...none });
+    expect(r.forex.slots).toMatchObject({ owned: 2, nextExpiry: expect.any(Number), expiringQuantity: 1 });
+    // An operator's seat grant for both markets counts on each; an expired pack on none.
+    await t.database.exec(`insert into entitlement_grants (user_id, kind, market, quantity, origin) values ($1, 'seat', null, 1, 'operator')`, [u.id]);
+    await t.database.exec(`update benefit_purchases set expires_at = now() - interval '1 second', purchased_at = now() - interval '91 days' where id = $1`, [p.id]);
+    r = await rights(u);
+    expect(r.crypto.seats).toEqual({ owned: 2, used: 1, free: 1, ...none });
+    expect(r.forex.seats).toMatchObject({ owned: 2, free: 2 });
+    expect((await purchases(u)).list.find((x) => x.id === p.id)?.state).toBe('expired');
+    expect((await t.call('GET', '/user/api/equity/rights')).statusCode).toBe(401);
+  });
+
+  it('an operator grants the unlock (benefit:unlock); buying it afterwards is refused', async () => {
+    const u = await payingUser(200_000_000n);
+    expect(await ops(['benefit:unlock', u.mail, '--reason', 'support ticket 12'])).toEqual({ code: 0, out: [`${u.mail}: basic rights granted (1 account seat and 1 backtest slot on each market)`] });
+    expect((await rights(u)).crypto.seats.owned).toBe(1);
+    expect((await unlock(u)).json()).toMatchObject({ code: 'A0380' });
+    expect(await balanceOf(u)).toBe('200.000000');
+    expect((await buy(u, pack({ quantity: 1, months: 1 }))).statusCode).toBe(200);
+    expect((await ops(['benefit:unlock', u.mail])).code).toBe(2);
+  });
+
+  it('migration 0022 grants the unlock to users with a seat or slot in use, once, with its reason', async () => {
+    const busy = await payingUser(0n);
+    const idle = await payingUser(0n);
+    await runningRobot(busy.id, 'forex');
+    const migration = readFileSync(new URL('../../../../packages/db/migrations/0022_unlock_for_users_in_use.sql', import.meta.url), 'utf8');
+    await t.database.exec(migration);
+    await t.database.exec(migration);
+    const grants = await t.database.exec<{ user_id: string; note: string }>(`select user_id::text as user_id, note from entitlement_grants where kind = 'unlock' and user_id in ($1, $2)`, [busy.id, idle.id]);
+    expect(grants).toEqual([{ user_id: String(busy.id), note: expect.stringContaining('migration 0022') }]);
+    expect((await rights(busy)).unlocked).toBe(true);
+    expect((await rights(idle)).unlocked).toBe(false);
   });
 });

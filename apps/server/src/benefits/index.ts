@@ -13,4 +13,5 @@ export const benefitsPlugin = fp(
 );
 
 export { BENEFIT_OPS } from './ops';
-export { catalogueOf, isUnlocked, pricesOf } from './service';
+export { catalogueOf, notUnlocked, pricesOf } from './service';
+export { backtestMarketIs, isUnlocked, rightsOf, seatHolders, seatsOwned, SEAT_HOLDING, slotsOwned, slotsUsed, type Market } from './entitlements';

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, equityBuyBody, equityCatalogue, equityPurchase, equityPurchases, equityPurchasesQuery, equityUnlockBody } from '@lq/contracts';
+import { envelopeOf, equityRights, equityBuyBody, equityCatalogue, equityPurchase, equityPurchases, equityPurchasesQuery, equityUnlockBody } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
+import { rightsOf } from './entitlements';
 import { buy, catalogueOf, purchasesOf, unlock } from './service';
 
 const tags = ['benefits'];
@@ -72,5 +73,19 @@ export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       preHandler: auth,
     },
     async (req) => ok(req, await purchasesOf(deps.db, req.auth!.user.id, req.query)),
+  );
+
+  r.get(
+    '/user/api/equity/rights',
+    {
+      schema: {
+        tags,
+        summary: 'Per market: account seats and backtest slots owned (the unlock’s 1 + live packs + operator grants), in use, free, and when the next ones expire',
+        security: bearerAuth,
+        response: { 200: envelopeOf(equityRights), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await rightsOf(deps.db, req.auth!.user.id)),
   );
 }

@@ -21,6 +21,7 @@ import {
 import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry } from '../wallet';
+import { isUnlocked } from './entitlements';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -142,9 +143,10 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
   }
 }
 
-export async function isUnlocked(db: Runner, userId: number): Promise<boolean> {
-  const rows = rowsOf(await db.execute(sql`select 1 from benefit_purchases where user_id = ${userId} and item = 'unlock' limit 1`));
-  return rows.length > 0;
+/** BENEFIT_NOT_UNLOCKED naming the unlock's price (robots and backtests raise it too). */
+export async function notUnlocked(db: Runner): Promise<AppError> {
+  const prices = await pricesOf(db);
+  return new AppError('BENEFIT_NOT_UNLOCKED', { price: formatMoney(prices.unlock).replace(/\.?0+$/, '') });
 }
 
 /** The basic rights: once per user; the payment password first (with the wallet's lockout). */
@@ -156,18 +158,16 @@ export async function unlock(db: Database, userId: number, body: EquityUnlockBod
   if (mine) {
     const [keyed] = rowsOf<{ id: string }>(await db.execute(sql`select id::text as id from benefit_purchases where user_id = ${userId} and idempotency_key = ${body.idempotencyKey}`));
     if (keyed?.id === String(mine.id)) return toPurchase(mine);
-    throw new AppError('BENEFIT_ALREADY_UNLOCKED');
   }
+  // Bought under another key, or granted by an operator: nothing to buy.
+  if (mine || (await isUnlocked(db, userId))) throw new AppError('BENEFIT_ALREADY_UNLOCKED');
   await checkPayPassword(db, userId, body.paidPwd);
   return purchase(db, userId, body.idempotencyKey, order);
 }
 
 /** A pack of seats or slots; the unlock comes first. */
 export async function buy(db: Database, userId: number, body: EquityBuyBody): Promise<EquityPurchase> {
-  if (!(await isUnlocked(db, userId))) {
-    const prices = await pricesOf(db);
-    throw new AppError('BENEFIT_NOT_UNLOCKED', { price: formatMoney(prices.unlock).replace(/\.?0+$/, '') });
-  }
+  if (!(await isUnlocked(db, userId))) throw await notUnlocked(db);
   await checkPayPassword(db, userId, body.paidPwd);
   return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
 }

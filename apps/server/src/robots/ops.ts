@@ -1,9 +1,10 @@
 // Operator commands of the robots area (wired into `npm run ops` by ops/).
 import { OpsError, printTable, userIdByMail, type OpsCommandSet } from '../platform/ops';
+import { seatsOwned } from '../benefits';
 
 export const ROBOT_OPS: OpsCommandSet = {
   usage: [
-    `  seats <email> <forex|crypto|all> <n>        set the operator-granted extra account seats of a market (1 + n)`,
+    `  seats <email> <forex|crypto|all> <n>        set the operator-granted extra account seats of a market (n, beside the unlock's 1 and packs)`,
     `  robot-events <robot id> [--json]            a robot's whole timeline, the runner's gate changes included (pause / continue / stop applied at a candle)`,
   ].join('\n'),
   commands: {
@@ -46,15 +47,8 @@ export const ROBOT_OPS: OpsCommandSet = {
             [userId, m, Number(n)],
           );
         }
-        const totals = await db.exec<{ market: string; n: number }>(
-          `select k.market, (1 + coalesce(sum(g.quantity), 0))::int as n
-             from (values ('forex'), ('crypto')) as k(market)
-             left join entitlement_grants g on g.user_id = $1 and g.kind = 'seat'
-              and (g.market is null or g.market = k.market) and (g.expires_at is null or g.expires_at > now())
-            group by k.market order by k.market desc`,
-          [userId],
-        );
-        out(`${email.trim().toLowerCase()}: ${n} extra seat(s) (${market}); seats in total: ${totals.map((t) => `${t.market} ${t.n}`).join(', ')}`);
+        const [forex, crypto] = await Promise.all([seatsOwned(db.db, userId, 'forex'), seatsOwned(db.db, userId, 'crypto')]);
+        out(`${email.trim().toLowerCase()}: ${n} extra seat(s) (${market}); seats in total: forex ${forex}, crypto ${crypto}`);
       },
     },
   },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RobotDetail, RobotFills, RobotItem, RobotList, RobotOrder, SeatSummary, TickerList } from '@lq/contracts';
 import { runOps } from '../ops';
 import { writeCandles } from '../market';
-import { registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
+import { grantUnlock, registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
 
 let t: TestApp;
 
@@ -26,8 +26,10 @@ interface User extends RegisteredUser {
   id: number;
 }
 
-async function user(): Promise<User> {
+/** A registered user with the basic rights (an operator's grant) unless `unlocked` is false. */
+async function user(o: { unlocked?: boolean } = {}): Promise<User> {
   const u = await registerUser(t);
+  if (o.unlocked !== false) await grantUnlock(t, u.mail);
   const [row] = await t.database.exec<{ id: number }>('select id from users where mail = $1', [u.mail]);
   return { ...u, id: Number(row.id) };
 }
@@ -271,7 +273,18 @@ describe('create', () => {
 });
 
 describe('seats (spec §6): a seat per account running robots on a market', () => {
-  it('gives 1 basic seat per market; the same account needs no second one; another account is refused with the figures', async () => {
+  it('owns none without the unlock, and says so with its price', async () => {
+    const u = await user({ unlocked: false });
+    const a = await account(u, { name: 'A' });
+    expect((await get<SeatSummary>(u.token, '/order/api/robot/seats?dataSource=binance')).body.data).toEqual({ market: 'crypto', used: 0, total: 0, free: 0, accounts: [] });
+    const refused = await create(u.token, crypto(a));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<Err>()).toMatchObject({ code: 'A0381', msg: 'Unlock the basic rights first (100 Lightning): packs add seats and slots to them' });
+    expect((await ops('benefit:unlock', u.mail, '--reason', 'test')).code).toBe(0);
+    await created(u.token, crypto(a));
+  });
+
+  it('the unlock gives 1 seat per market; the same account needs no second one; another account is refused with the figures', async () => {
     const u = await user();
     const a = await account(u, { name: 'A' });
     const b = await account(u, { name: 'B' });

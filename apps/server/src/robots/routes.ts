@@ -134,7 +134,7 @@ export function robotRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   r.get(
     '/order/api/robot/seats',
     {
-      schema: { tags, summary: 'Seats of a market: in use (accounts with active robots), total (1 basic + grants) and the accounts holding them', security: bearerAuth, querystring: robotSeatsQuery, response: { 200: envelopeOf(seatSummary), ...errorResponses } },
+      schema: { tags, summary: 'Seats of a market: in use (accounts with active robots), total (the unlock’s 1 + seat packs + operator grants) and the accounts holding them', security: bearerAuth, querystring: robotSeatsQuery, response: { 200: envelopeOf(seatSummary), ...errorResponses } },
       preHandler: auth,
     },
     async (req) => ok(req, await seatSummaryOf(deps.db, req.auth!.user.id, marketOf(req.query.dataSource))),

@@ -1,0 +1,94 @@
+// What a user may use, per market (business.md "Benefits, seats and slots"): account seats (an
+// account running robots on a market holds one) and backtest slots (a running backtest holds one).
+// Owned = the basic unlock's 1 (bought, or granted by an operator: entitlement_grants kind
+// `unlock`) + live packs + unexpired operator grants (`seat` / `backtest_slot`, of the market or of
+// both: market null). Nothing is free: without the unlock or a grant a user owns none.
+import { DATA_SOURCES, UNLOCK_GIVES, type AccountMarket, type EquityRights } from '@lq/contracts';
+import { rowsOf, sql, type Database } from '@lq/db';
+
+export type Market = AccountMarket;
+type Runner = Pick<Database, 'execute'>;
+
+/** Robot statuses that hold their account's seat. */
+export const SEAT_HOLDING = ['running', 'paused', 'stopping'] as const;
+const FOREX_SOURCES = DATA_SOURCES.filter((s) => s.market === 'forex').map((s) => s.type as string);
+
+/** The unlock: bought, or granted by an operator (or by the migration that started selling it). */
+export async function isUnlocked(db: Runner, userId: number): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`select 1 from benefit_purchases where user_id = ${userId} and item = 'unlock'
+      union all select 1 from entitlement_grants where user_id = ${userId} and kind = 'unlock' and (expires_at is null or expires_at > now()) limit 1`),
+  );
+  return rows.length > 0;
+}
+
+/** What the user owns of `kind` on `market`, with the soonest expiry among what can expire. */
+async function owned(db: Runner, userId: number, kind: 'seat' | 'slot', market: Market, unlocked: boolean) {
+  const grantKind = kind === 'seat' ? 'seat' : 'backtest_slot';
+  const rows = rowsOf<{ quantity: number | string; expires_at: Date | string | null }>(
+    await db.execute(sql`select quantity, expires_at from benefit_purchases
+        where user_id = ${userId} and item = ${kind} and market = ${market} and expires_at > now()
+      union all
+      select quantity, expires_at from entitlement_grants
+        where user_id = ${userId} and kind = ${grantKind} and (market is null or market = ${market}) and (expires_at is null or expires_at > now())`),
+  );
+  let total = unlocked ? UNLOCK_GIVES[kind] : 0;
+  let nextExpiry: number | null = null;
+  let expiringQuantity = 0;
+  for (const r of rows) {
+    total += Number(r.quantity);
+    if (r.expires_at === null) continue;
+    const at = new Date(r.expires_at).getTime();
+    if (nextExpiry === null || at < nextExpiry) [nextExpiry, expiringQuantity] = [at, Number(r.quantity)];
+    else if (at === nextExpiry) expiringQuantity += Number(r.quantity);
+  }
+  return { owned: Math.max(0, total), nextExpiry, expiringQuantity };
+}
+
+export async function seatsOwned(db: Runner, userId: number, market: Market): Promise<number> {
+  return (await owned(db, userId, 'seat', market, await isUnlocked(db, userId))).owned;
+}
+
+export async function slotsOwned(db: Runner, userId: number, market: Market): Promise<number> {
+  return (await owned(db, userId, 'slot', market, await isUnlocked(db, userId))).owned;
+}
+
+/** Accounts of the market holding a seat, with their number of seat-holding robots. */
+export async function seatHolders(db: Runner, userId: number, market: Market): Promise<Array<{ id: number; name: string; exchange: string; robots: number }>> {
+  const rows = rowsOf<{ id: number | string; name: string; exchange: string; robots: number | string }>(
+    await db.execute(sql`select a.id, a.account_name as name, a.exchange, count(r.id)::int as robots
+      from robots r join trading_accounts a on a.id = r.account_id
+     where r.user_id = ${userId} and r.market = ${market} and r.status in ('running', 'paused', 'stopping')
+     group by a.id, a.account_name, a.exchange order by a.id`),
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, exchange: r.exchange, robots: Number(r.robots) }));
+}
+
+/** Where a backtest of this market runs from: its data source's market. */
+export const backtestMarketIs = (market: Market) =>
+  market === 'forex' ? sql`data_source in (${sql.join(FOREX_SOURCES.map((s) => sql`${s}`), sql`, `)})` : sql`data_source not in (${sql.join(FOREX_SOURCES.map((s) => sql`${s}`), sql`, `)})`;
+
+/** Backtests of the market running now (each holds a slot). */
+export async function slotsUsed(db: Runner, userId: number, market: Market): Promise<number> {
+  const [row] = rowsOf<{ n: number | string }>(
+    await db.execute(sql`select count(*)::int as n from backtests where user_id = ${userId} and status = 1 and deleted_at is null and ${backtestMarketIs(market)}`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+export async function rightsOf(db: Runner, userId: number): Promise<EquityRights> {
+  const unlocked = await isUnlocked(db, userId);
+  const markets = await Promise.all(
+    (['forex', 'crypto'] as const).map(async (market) => {
+      const [seats, slots, holders, running] = await Promise.all([
+        owned(db, userId, 'seat', market, unlocked),
+        owned(db, userId, 'slot', market, unlocked),
+        seatHolders(db, userId, market),
+        slotsUsed(db, userId, market),
+      ]);
+      const count = (o: typeof seats, used: number) => ({ ...o, used, free: Math.max(0, o.owned - used) });
+      return { market, seats: count(seats, holders.length), slots: count(slots, running) };
+    }),
+  );
+  return { unlocked, markets };
+}
