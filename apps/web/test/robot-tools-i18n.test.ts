@@ -1,4 +1,4 @@
-// The `robot`, `tools` and `wallet` namespaces: every locale has every key (non-empty, same placeholders),
+// The `robot`, `tools`, `wallet` and `benefits` namespaces: every locale has every key (non-empty, same placeholders),
 // other locales are translations, and every static key the screens use exists.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,9 +35,10 @@ const USES: Record<string, { files: string[]; fn: string }[]> = {
   ],
   tools: [{ files: tsx('features/tools'), fn: 't' }],
   wallet: [{ files: tsx('features/wallet'), fn: 't' }],
+  benefits: [{ files: tsx('features/benefits'), fn: 't' }],
 };
 
-for (const ns of ['robot', 'tools', 'wallet'] as const) {
+for (const ns of ['robot', 'tools', 'wallet', 'benefits'] as const) {
   describe(`${ns} texts`, () => {
     const texts = Object.fromEntries(LOCALES.map((l) => [l, flatten(JSON.parse(readFileSync(join(dir, `${ns}.${l}.json`), 'utf8')))]));
     const allKeys = [...new Set(Object.values(texts).flatMap((t) => Object.keys(t)))].sort();

@@ -45,6 +45,10 @@ const Webview = lazyPage(() => import('../features/wallet/WebviewPage'));
 const Withdraw = lazyPage(() => import('../features/wallet/WithdrawPage'));
 const WithdrawRecord = lazyPage(() => import('../features/wallet/WithdrawRecordPage'));
 const WithdrawDetail = lazyPage(() => import('../features/wallet/WithdrawDetailPage'));
+// Benefits.
+const Equity = lazyPage(() => import('../features/benefits/EquityPage'));
+const MonthEquityPay = lazyPage(() => import('../features/benefits/MonthEquityPayPage'));
+const Pay = lazyPage(() => import('../features/benefits/PayPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -92,6 +96,9 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   withdraw: () => <Withdraw />,
   withdrawRecord: () => <WithdrawRecord />,
   withdrawDetail: () => <WithdrawDetail />,
+  equity: () => <Equity />,
+  monthEquityPay: () => <MonthEquityPay />,
+  pay: () => <Pay />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -133,6 +140,9 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   withdraw: Withdraw,
   withdrawRecord: WithdrawRecord,
   withdrawDetail: WithdrawDetail,
+  equity: Equity,
+  monthEquityPay: MonthEquityPay,
+  pay: Pay,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

@@ -44,7 +44,10 @@ export type PageKind =
   | 'webview'
   | 'withdraw'
   | 'withdrawRecord'
-  | 'withdrawDetail';
+  | 'withdrawDetail'
+  | 'equity'
+  | 'monthEquityPay'
+  | 'pay';
 
 export interface RouteDef {
   path: string;
@@ -105,10 +108,10 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/orderDetail/orderDetail', title: 'page.orderDetail', page: 'orderDetail' },
   { path: '/pages/market/market', title: 'page.market', page: 'market' },
   { path: '/pages/webview/webview', title: 'page.webview', page: 'webview' },
-  soon('/pages/equity/index', 'equity'),
-  soon('/pages/equity/monthEquityPay', 'monthEquityPay'),
+  { path: '/pages/equity/index', title: 'page.equity', page: 'equity' },
+  { path: '/pages/equity/monthEquityPay', title: 'page.monthEquityPay', page: 'monthEquityPay' },
   { path: '/pages/buyusd/buyusd', title: 'page.buyusd', page: 'buyusd' },
-  soon('/pages/pay/pay', 'pay'),
+  { path: '/pages/pay/pay', title: 'page.pay', page: 'pay' },
   { path: '/pages/recharge/recharge', title: 'page.recharge', page: 'recharge', guard: true },
   { path: '/pages/withdraw/withdraw', title: 'page.withdraw', page: 'withdraw' },
   { path: '/pages/withdraw/withdrawRecord', title: 'page.withdrawRecord', page: 'withdrawRecord' },

@@ -144,7 +144,20 @@ function useRobotSeats(dataSource: string, enabled: boolean) {
 
 type SeatInfo = { market?: string; used?: number; total?: number } | null;
 
-/** Spec §8 "no free seat (offer to open)": until the wallet sells seats, explain them and link to the equity page. */
+/** What a refusal offers next (spec §8): upgrade to VIP, unlock the basic rights, buy a backtest slot. */
+interface Offer {
+  to: string;
+  label: string;
+  testId: string;
+}
+function offerOf(code: string, market: Market): Offer | undefined {
+  if (code === ERRORS.NOT_VIP.code) return { to: '/pages/equity/index', label: 'backtest.upgrade', testId: 'upgrade-vip' };
+  if (code === ERRORS.BENEFIT_NOT_UNLOCKED.code) return { to: '/pages/pay/pay?item=unlock', label: 'benefit.unlock', testId: 'offer-unlock' };
+  if (code === ERRORS.BACKTEST_SLOTS_FULL.code) return { to: `/pages/equity/monthEquityPay?kind=slot&market=${market}`, label: 'benefit.buySlot', testId: 'offer-slot' };
+  return undefined;
+}
+
+/** Spec §8 "no free seat (offer to open)": explain seats and offer a seat pack of this market. */
 function NoSeatSheet({ info, onClose }: { info: SeatInfo; onClose: () => void }) {
   const { t } = useTranslation('robot');
   return (
@@ -153,7 +166,7 @@ function NoSeatSheet({ info, onClose }: { info: SeatInfo; onClose: () => void })
         <p className="bt-definition">{t('create.noSeat', { used: info?.used ?? '--', total: info?.total ?? '--' })}</p>
         <p className="bt-definition">{t('create.seatExplain')}</p>
         <div className="bt-actions">
-          <Link className="btn btn-primary" to="/pages/equity/index" data-testid="open-seat">{t('create.openSeat')}</Link>
+          <Link className="btn btn-primary" to={`/pages/equity/monthEquityPay?kind=seat${info?.market ? `&market=${info.market}` : ''}`} data-testid="open-seat">{t('create.openSeat')}</Link>
           <Link className="btn btn-secondary" to="/pages/robot/robotOrderList/robotOrderList" data-testid="seat-robots">{t('create.seeRobots')}</Link>
         </div>
       </div>
@@ -220,7 +233,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
   const [mode, setMode] = useState<RobotMode>('live');
   const [noSeat, setNoSeat] = useState<SeatInfo | undefined>();
   const intervals = useIntervals(INTERVALS);
-  const [serverError, setServerError] = useState<{ text: string; vip: boolean } | null>(null);
+  const [serverError, setServerError] = useState<{ text: string; offer?: Offer } | null>(null);
   const [busy, setBusy] = useState(false);
   /** A live robot's checked parameters, waiting for the user's confirmation (paper starts at once). */
   const [liveToConfirm, setLiveToConfirm] = useState<Record<string, unknown> | null>(null);
@@ -262,10 +275,11 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
         const data = error.data as ({ field?: string } & NonNullable<SeatInfo>) | null;
         const field = data?.field?.replace(/^params\./, '');
         if (error.code === ERRORS.NO_FREE_SEAT.code) setNoSeat(data ?? null);
+        else if (error.code === ERRORS.BENEFIT_NOT_UNLOCKED.code) setServerError({ text: error.message, offer: offerOf(error.code, market) });
         else if (error.code === ERRORS.ACCOUNT_REQUIRED.code || field === 'accountId') setAccountError(error.message);
         else if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
-        else setServerError({ text: error.message, vip: false });
-      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
+        else setServerError({ text: error.message });
+      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError') });
     } finally {
       setBusy(false);
     }
@@ -301,8 +315,8 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
       if (error instanceof ApiError) {
         const field = (error.data as { field?: string } | null)?.field?.replace(/^params\./, '');
         if (field && fields.some((f) => f.name === field)) setError(field, { type: 'server', message: messageForField(error.message, field) }, { shouldFocus: true });
-        else setServerError({ text: error.message, vip: error.code === ERRORS.NOT_VIP.code });
-      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError'), vip: false });
+        else setServerError({ text: error.message, offer: offerOf(error.code, market) });
+      } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError') });
     } finally {
       setBusy(false);
     }
@@ -399,9 +413,9 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
       {serverError ? (
         <Notice tone="error" testId="form-server-error">
           <span>{serverError.text}</span>
-          {serverError.vip ? (
-            <Link to="/pages/equity/index" className="bt-link" data-testid="upgrade-vip">
-              {t('backtest.upgrade')}
+          {serverError.offer ? (
+            <Link to={serverError.offer.to} className="bt-link" data-testid={serverError.offer.testId}>
+              {t(serverError.offer.label)}
             </Link>
           ) : null}
         </Notice>

@@ -9,7 +9,7 @@ import { parseMoney } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
 import { createCardCheckout, useCardLimits } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 

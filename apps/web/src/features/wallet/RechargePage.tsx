@@ -2,9 +2,9 @@
 // and QR code, with the minimum, the confirmations a credit waits for and the one-network warning.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEPOSIT_NETWORKS, type DepositNetwork, type RechargeItem } from '@lq/contracts';
+import { DEPOSIT_NETWORKS, formatMoney, parseMoney, type DepositNetwork, type RechargeItem } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
@@ -12,7 +12,7 @@ import { localeTag } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { invalidateWallet, useRechargeAddress, useRechargeList } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 
@@ -36,6 +36,10 @@ export default function RechargePage() {
   const [network, setNetwork] = useState<DepositNetwork>('BEP20');
   const address = useRechargeAddress(network);
   const qr = useQrCode(address.data?.address);
+  // From a payment that found the balance short (pages/pay/pay): what is missing, said here.
+  const location = useLocation();
+  const needText = new URLSearchParams(location.search).get('need');
+  const need = needText !== null && (parseMoney(needText) ?? 0n) > 0n ? needText : undefined;
 
   const copy = async () => {
     if (!address.data) return;
@@ -48,6 +52,7 @@ export default function RechargePage() {
     <div className="bt-page wl-page" data-testid="recharge-page">
       <section className="card wl-recharge" aria-labelledby="recharge-title">
         <h2 className="bt-h2" id="recharge-title">{t('recharge.title')}</h2>
+        {need ? <p className="bt-notice" role="status" data-testid="recharge-need">{t('recharge.need', { amount: displayMoney(formatMoney(parseMoney(need)!)) })}</p> : null}
         <Link className="btn btn-secondary wl-buy-link" to="/pages/buyusd/buyusd" data-testid="recharge-buy-card">{t('recharge.buyCard')}</Link>
         <div className="wl-formats" role="radiogroup" aria-label={t('recharge.network')}>
           {DEPOSIT_NETWORKS.map((n) => (

@@ -17,7 +17,7 @@ import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
 import { invalidateWallet, transferRebate, useWalletInfo, useWalletRecords } from './api';
-import { displayMoney, exceeds, signedMoney } from './money';
+import { displayMoney, exceeds, signedMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 import { useLoadMore } from '../../lib/useLoadMore';

@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useCardCheckout, useCardLimits, WALLET_PATH } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 

@@ -11,7 +11,7 @@ import { Sheet } from '../../components/Sheet';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
 import { cancelWithdrawal, invalidateWallet, useWithdrawal } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import { useDateTime, WithdrawStateBadge } from './withdrawUi';
 import '../../components/screens.css';
 import './wallet.css';

@@ -12,7 +12,7 @@ import { ApiError } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { createWithdrawal, invalidateWallet, useWalletInfo, useWithdrawLimits } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../components/Button';
 import { useLoadMore } from '../../lib/useLoadMore';
 import { useWithdrawals } from './api';
-import { displayMoney } from './money';
+import { displayMoney } from '../../lib/money';
 import { useDateTime, WithdrawStateBadge } from './withdrawUi';
 import '../../components/screens.css';
 import './wallet.css';

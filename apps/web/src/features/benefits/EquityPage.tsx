@@ -1,0 +1,133 @@
+// pages/equity/index: the user's benefits. The basic rights (unlock offered until bought or granted),
+// per market the account seats and backtest slots owned, in use and free with the next expiry, the
+// packs to buy, and every purchase (time, expiry, quantity, months, market, state).
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { EquityPurchase, EquityRights } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { localeTag } from '../../lib/format';
+import { displayMoney } from '../../lib/money';
+import { useAppStore } from '../../lib/store';
+import { useLoadMore } from '../../lib/useLoadMore';
+import { PACK_PATH, PAY_PATH, useCatalogue, usePurchases, useRights } from './api';
+import { orderSearch } from './order';
+import '../../components/screens.css';
+import './benefits.css';
+
+function useDateTime() {
+  const locale = useAppStore((s) => s.locale);
+  const format = new Intl.DateTimeFormat(localeTag(locale), { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
+  return (ms: number) => format.format(ms);
+}
+
+export default function EquityPage() {
+  const { t } = useTranslation('benefits');
+  const { t: tc } = useTranslation();
+  const rights = useRights();
+  const catalogue = useCatalogue();
+
+  if (rights.isPending || catalogue.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
+  if (rights.isError || catalogue.isError) {
+    return (
+      <div className="bt-page bf-page" data-testid="equity-page">
+        <div className="bt-empty">
+          <p>{tc('common.loadFailed')}</p>
+          <Button onClick={() => void Promise.all([rights.refetch(), catalogue.refetch()])}>{tc('common.retry')}</Button>
+        </div>
+      </div>
+    );
+  }
+  const prices = catalogue.data.prices;
+  return (
+    <div className="bt-page bf-page" data-testid="equity-page">
+      <section className="card bf-unlock" aria-labelledby="bf-unlock-title" data-testid="equity-unlock" data-unlocked={rights.data.unlocked}>
+        <h2 className="bt-h2" id="bf-unlock-title">{t('unlock.title')}</h2>
+        <p className="bt-sub">{t('unlock.gives')}</p>
+        {rights.data.unlocked ? (
+          <p className="bf-done" data-testid="equity-unlocked">{t('unlock.done')}</p>
+        ) : (
+          <Link className="btn btn-primary btn-block" to={`${PAY_PATH}${orderSearch({ item: 'unlock' })}`} data-testid="equity-unlock-buy">
+            {t('unlock.buy', { amount: displayMoney(prices.unlock) })}
+          </Link>
+        )}
+      </section>
+      <Rights rights={rights.data} />
+      <section className="card" aria-labelledby="bf-packs-title">
+        <h2 className="bt-h2" id="bf-packs-title">{t('packs.title')}</h2>
+        <p className="bt-sub">{t('packs.explain', { seat: displayMoney(prices.seat), slot: displayMoney(prices.slot), days: catalogue.data.daysPerMonth })}</p>
+        {rights.data.unlocked ? (
+          <Link className="btn btn-secondary btn-block" to={PACK_PATH} data-testid="equity-buy-pack">{t('packs.buy')}</Link>
+        ) : (
+          <p className="bt-sub" data-testid="equity-packs-locked">{t('packs.needUnlock')}</p>
+        )}
+      </section>
+      <Purchases />
+    </div>
+  );
+}
+
+function Rights({ rights }: { rights: EquityRights }) {
+  const { t } = useTranslation('benefits');
+  const when = useDateTime();
+  return (
+    <section className="card" aria-labelledby="bf-rights-title" data-testid="equity-rights">
+      <h2 className="bt-h2" id="bf-rights-title">{t('rights.title')}</h2>
+      <div className="bf-markets">
+        {rights.markets.map((m) => (
+          <div key={m.market} className="bf-market" data-testid={`rights-${m.market}`}>
+            <h3>{t(`market.${m.market}`)}</h3>
+            {(['seats', 'slots'] as const).map((kind) => {
+              const c = m[kind];
+              return (
+                <div key={kind} className="bf-right" data-testid={`rights-${m.market}-${kind}`} data-owned={c.owned} data-free={c.free}>
+                  <span className="bf-right-name">{t(`rights.${kind}`)}</span>
+                  <span className="num">{t('rights.count', { used: c.used, owned: c.owned, free: c.free })}</span>
+                  {c.nextExpiry !== null ? <span className="bf-right-expiry">{t('rights.expires', { n: c.expiringQuantity, at: when(c.nextExpiry) })}</span> : null}
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Purchases() {
+  const { t } = useTranslation('benefits');
+  const { t: tc } = useTranslation();
+  const purchases = usePurchases();
+  const sentinel = useLoadMore(purchases);
+  const list: EquityPurchase[] = purchases.data?.pages.flatMap((p) => p.list) ?? [];
+  const when = useDateTime();
+  return (
+    <section className="card" aria-labelledby="bf-purchases-title" data-testid="equity-purchases">
+      <h2 className="bt-h2" id="bf-purchases-title">{t('purchases.title')}</h2>
+      {purchases.isPending ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
+      {purchases.isSuccess && list.length === 0 ? <p className="bt-sub" data-testid="purchases-empty">{t('purchases.empty')}</p> : null}
+      <ul className="bf-purchases">
+        {list.map((p) => (
+          <li key={p.id} className="bf-purchase" data-testid="purchase-row" data-item={p.item} data-state={p.state}>
+            <div className="bf-purchase-head">
+              <span className="bf-purchase-what">
+                {p.item === 'unlock' ? t('unlock.title') : t(`pack.line.${p.item}`, { n: p.quantity, market: t(`market.${p.market}`) })}
+              </span>
+              <span className={`badge${p.state === 'active' ? '' : ' muted'}`}>{t(`purchases.state.${p.state}`)}</span>
+            </div>
+            <dl className="bf-purchase-facts">
+              <div><dt>{t('purchases.amount')}</dt><dd className="num">{displayMoney(p.amount)}</dd></div>
+              {p.months !== null ? <div><dt>{t('purchases.months')}</dt><dd className="num">{p.months}</dd></div> : null}
+              <div><dt>{t('purchases.bought')}</dt><dd className="num">{when(p.purchasedAt)}</dd></div>
+              <div><dt>{t('purchases.expires')}</dt><dd className="num">{p.expiresAt === null ? t('purchases.never') : when(p.expiresAt)}</dd></div>
+              {p.item !== 'unlock' ? <div><dt>{t('purchases.autoRenew')}</dt><dd>{p.autoRenew ? t('purchases.on') : t('purchases.off')}</dd></div> : null}
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <div ref={sentinel} />
+      {purchases.hasNextPage ? (
+        <Button variant="secondary" block busy={purchases.isFetchingNextPage} onClick={() => void purchases.fetchNextPage()}>{t('purchases.more')}</Button>
+      ) : null}
+    </section>
+  );
+}

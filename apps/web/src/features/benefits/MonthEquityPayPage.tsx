@@ -1,0 +1,129 @@
+// pages/equity/monthEquityPay: choose a pack — account seats or backtest slots, the market, how many
+// and for how many months — see what it costs, then pay on pages/pay/pay. Opened from "no free
+// seat" / "backtest slots full" with `?kind=seat&market=crypto` already chosen.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { BENEFIT_MARKETS, marketOfDataSourceType, PACK_KINDS, PACK_MONTHS, PACK_QUANTITY, type PackKind } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { displayMoney } from '../../lib/money';
+import { useAppStore } from '../../lib/store';
+import { EQUITY_PATH, PAY_PATH, useCatalogue } from './api';
+import { orderSearch, priceOf, type Market, type Order } from './order';
+import '../../components/screens.css';
+import './benefits.css';
+
+const MONTHS = Array.from({ length: PACK_MONTHS.max - PACK_MONTHS.min + 1 }, (_, i) => PACK_MONTHS.min + i);
+
+export default function MonthEquityPayPage() {
+  const { t } = useTranslation('benefits');
+  const { t: tc } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const catalogue = useCatalogue();
+  const currentMarket = useAppStore((s) => marketOfDataSourceType(s.currentDataSource.type));
+  const q = new URLSearchParams(location.search);
+  const [kind, setKind] = useState<PackKind>((PACK_KINDS as readonly string[]).includes(q.get('kind') ?? '') ? (q.get('kind') as PackKind) : 'seat');
+  const [market, setMarket] = useState<Market>((BENEFIT_MARKETS as readonly string[]).includes(q.get('market') ?? '') ? (q.get('market') as Market) : currentMarket);
+  const [quantity, setQuantity] = useState('1');
+  const [months, setMonths] = useState(1);
+  const [error, setError] = useState<string | undefined>();
+
+  if (catalogue.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
+  if (catalogue.isError) {
+    return (
+      <div className="bt-page bf-page">
+        <div className="bt-empty">
+          <p>{tc('common.loadFailed')}</p>
+          <Button onClick={() => void catalogue.refetch()}>{tc('common.retry')}</Button>
+        </div>
+      </div>
+    );
+  }
+  const n = /^\d{1,4}$/.test(quantity.trim()) ? Number(quantity.trim()) : NaN;
+  const valid = Number.isInteger(n) && n >= PACK_QUANTITY.min && n <= PACK_QUANTITY.max;
+  const order: Order | undefined = valid ? { item: kind, market, quantity: n, months } : undefined;
+  const unit = catalogue.data.prices[kind];
+
+  const next = () => {
+    if (!order) {
+      setError(t('pack.quantityRange', { min: PACK_QUANTITY.min, max: PACK_QUANTITY.max }));
+      document.querySelector<HTMLInputElement>('[data-field="quantity"]')?.focus();
+      return;
+    }
+    void navigate(`${PAY_PATH}${orderSearch(order)}`);
+  };
+
+  return (
+    <div className="bt-page bf-page" data-testid="pack-page">
+      <form
+        className="card bf-pay"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          next();
+        }}
+      >
+        <h2 className="bt-h2">{t('pack.title')}</h2>
+        <p className="bt-sub">{t('pack.explain', { days: catalogue.data.daysPerMonth })}</p>
+        <fieldset className="bf-choice">
+          <legend>{t('pack.kind')}</legend>
+          <div className="bf-segments" role="radiogroup" aria-label={t('pack.kind')}>
+            {PACK_KINDS.map((k) => (
+              <button key={k} type="button" role="radio" aria-checked={kind === k} className={`btn ${kind === k ? 'btn-primary' : 'btn-secondary'}`} onClick={() => setKind(k)} data-testid={`pack-kind-${k}`}>
+                {t(`pack.kindName.${k}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className="bf-choice">
+          <legend>{t('pack.market')}</legend>
+          <div className="bf-segments" role="radiogroup" aria-label={t('pack.market')}>
+            {BENEFIT_MARKETS.map((m) => (
+              <button key={m} type="button" role="radio" aria-checked={market === m} className={`btn ${market === m ? 'btn-primary' : 'btn-secondary'}`} onClick={() => setMarket(m)} data-testid={`pack-market-${m}`}>
+                {t(`market.${m}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+        <label className="field">
+          <span>{t('pack.quantity', { min: PACK_QUANTITY.min, max: PACK_QUANTITY.max })}</span>
+          <input
+            className="input num"
+            inputMode="numeric"
+            value={quantity}
+            onChange={(e) => {
+              setQuantity(e.target.value.replace(/\D/g, '').slice(0, 4));
+              setError(undefined);
+            }}
+            aria-invalid={error ? true : undefined}
+            aria-describedby="pack-quantity-error"
+            data-field="quantity"
+            data-testid="pack-quantity"
+          />
+        </label>
+        {error ? <p className="field-error" role="alert" id="pack-quantity-error" data-testid="pack-quantity-error">{error}</p> : null}
+        <label className="field">
+          <span>{t('pack.months')}</span>
+          <select className="input" value={months} onChange={(e) => setMonths(Number(e.target.value))} data-testid="pack-months">
+            {MONTHS.map((m) => (
+              <option key={m} value={m}>{t('pack.monthOption', { months: m, days: m * catalogue.data.daysPerMonth })}</option>
+            ))}
+          </select>
+        </label>
+        <dl className="bf-figures">
+          <div>
+            <dt>{t('pack.unitPrice')}</dt>
+            <dd className="num">{t('pack.perMonth', { amount: displayMoney(unit) })}</dd>
+          </div>
+          <div>
+            <dt>{t('pay.amount')}</dt>
+            <dd className="num" data-testid="pack-amount">{order ? displayMoney(priceOf(order, catalogue.data)) : '--'}</dd>
+          </div>
+        </dl>
+        <Button type="submit" block data-testid="pack-next">{t('pack.next')}</Button>
+        <Link className="btn btn-ghost btn-block" to={EQUITY_PATH}>{t('pay.backToBenefits')}</Link>
+      </form>
+    </div>
+  );
+}

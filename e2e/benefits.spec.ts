@@ -1,0 +1,112 @@
+// Benefits on a phone (Thai) and a desktop (English): credited by the operator, the user finds
+// Benefits under Mine, unlocks the basic rights on the payment step (a wrong payment password said
+// under its field, nothing charged), then buys 2 crypto account seats for 3 months: too little
+// balance offers the deposit page with the amount missing; after another credit the pack is paid,
+// the rights count 3 crypto seats and the purchases list both. No page is wider than the phone.
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { adjustWallet, login, register, setPayPassword } from './support/users';
+
+async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/benefits-${step}.png`, fullPage: true });
+}
+async function fitsTheScreen(page: Page): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+const WORDS = {
+  'en-US': { unlocked: 'Unlocked', short: 'Your balance wallet is 10.00 Lightning short.', need: 'Deposit at least 10.00 USDT', pack: '2 × account seat, Crypto for 3 month(s) (90 days)' },
+  'th-TH': { unlocked: 'ปลดล็อกแล้ว', short: 'กระเป๋ายอดคงเหลือขาดอีก 10.00 Lightning', need: 'ฝากอย่างน้อย 10.00 USDT', pack: 'ที่นั่งบัญชี × 2, คริปโต เป็นเวลา 3 เดือน (90 วัน)' },
+} as const;
+
+test('unlock and a seat pack through the payment step; too little balance offers a deposit', async ({ page, request }, info) => {
+  const locale = info.project.name === 'phone' ? 'th-TH' : 'en-US';
+  const words = WORDS[locale];
+  const mail = `benefits.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  await setPayPassword(request, mail, '246810');
+  adjustWallet(mail, '150', 'balance', `e2e-bf-${mail}`);
+  await login(page, mail);
+  await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+  await page.goto('/#/pages/index/mine');
+  await page.reload();
+
+  // Mine → Benefits: nothing owned yet, the unlock offered at its price.
+  await page.getByTestId('mine-equity').click();
+  await expect(page).toHaveURL(/pages\/equity\/index/);
+  await expect(page.getByTestId('equity-unlock')).toHaveAttribute('data-unlocked', 'false');
+  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-owned', '0');
+  await expect(page.getByTestId('equity-packs-locked')).toBeVisible();
+  await expect(page.getByTestId('equity-unlock-buy')).toContainText('100.00');
+  await fitsTheScreen(page);
+  await shot(page, info, '01-benefits-locked');
+
+  // The payment step: what is bought, the amount, the balance before and after.
+  await page.getByTestId('equity-unlock-buy').click();
+  await expect(page).toHaveURL(/pages\/pay\/pay\?item=unlock/);
+  await expect(page.getByTestId('pay-amount')).toHaveText('100.00');
+  await expect(page.getByTestId('pay-balance')).toHaveText('150.00');
+  await expect(page.getByTestId('pay-after')).toHaveText('50.00');
+  await page.getByTestId('pay-submit').click();
+  await expect(page.getByTestId('pay-pwd-error')).toBeVisible();
+  await page.getByTestId('pay-pwd').fill('111111');
+  await page.getByTestId('pay-submit').click();
+  await expect(page.getByTestId('pay-pwd-error')).not.toHaveText('');
+  await expect(page.getByTestId('pay-balance')).toHaveText('150.00');
+  await fitsTheScreen(page);
+  await shot(page, info, '02-pay-wrong-password');
+  await page.getByTestId('pay-pwd').fill('246810');
+  await page.getByTestId('pay-submit').click();
+  await expect(page).toHaveURL(/pages\/equity\/index/);
+  await expect(page.getByTestId('equity-unlocked')).toHaveText(words.unlocked);
+  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-owned', '1');
+  await expect(page.getByTestId('rights-forex-slots')).toHaveAttribute('data-owned', '1');
+
+  // A pack: 2 crypto seats × 3 months = 60, with 50 left: the deposit offered for what is missing.
+  await page.getByTestId('equity-buy-pack').click();
+  await expect(page).toHaveURL(/pages\/equity\/monthEquityPay/);
+  await page.getByTestId('pack-kind-seat').click();
+  await page.getByTestId('pack-market-crypto').click();
+  await page.getByTestId('pack-quantity').fill('0');
+  await page.getByTestId('pack-next').click();
+  await expect(page.getByTestId('pack-quantity-error')).toBeVisible();
+  await page.getByTestId('pack-quantity').fill('2');
+  await page.getByTestId('pack-months').selectOption('3');
+  await expect(page.getByTestId('pack-amount')).toHaveText('60.00');
+  await fitsTheScreen(page);
+  await shot(page, info, '03-pack');
+  await page.getByTestId('pack-next').click();
+  await expect(page).toHaveURL(/pages\/pay\/pay\?item=seat&market=crypto&quantity=2&months=3/);
+  await expect(page.getByTestId('pay-what')).toHaveText(words.pack);
+  await expect(page.getByTestId('pay-after')).toHaveText('-10.00');
+  await expect(page.getByTestId('pay-short')).toContainText(words.short);
+  await expect(page.getByTestId('pay-submit')).toBeDisabled();
+  await fitsTheScreen(page);
+  await shot(page, info, '04-pay-short');
+  await page.getByTestId('pay-deposit').click();
+  await expect(page).toHaveURL(/pages\/recharge\/recharge\?need=10/);
+  await expect(page.getByTestId('recharge-need')).toContainText(words.need);
+
+  // Credited again: the same payment link now pays.
+  adjustWallet(mail, '20', 'balance', `e2e-bf-more-${mail}`);
+  await page.goBack();
+  await page.reload();
+  await expect(page.getByTestId('pay-after')).toHaveText('10.00');
+  await page.getByTestId('pay-pwd').fill('246810');
+  await page.getByTestId('pay-submit').click();
+  await expect(page).toHaveURL(/pages\/equity\/index/);
+  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-owned', '3');
+  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-free', '3');
+  await expect(page.getByTestId('rights-forex-seats')).toHaveAttribute('data-owned', '1');
+  const rows = page.getByTestId('purchase-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute('data-item', 'seat');
+  await expect(rows.nth(0)).toHaveAttribute('data-state', 'active');
+  await expect(rows.nth(1)).toHaveAttribute('data-item', 'unlock');
+  await fitsTheScreen(page);
+  await shot(page, info, '05-benefits-after');
+
+  // The wallet shows both payments as purchases.
+  await page.goto('/#/pages/wallet/wallet');
+  await expect(page.getByTestId('wallet-page')).toContainText('10.00');
+});
