@@ -1,8 +1,9 @@
 // Benefits on a phone (Thai) and a desktop (English): credited by the operator, the user finds
 // Benefits under Mine, unlocks the basic rights on the payment step (a wrong payment password said
-// under its field, nothing charged), then buys 2 crypto account seats for 3 months: too little
-// balance offers the deposit page with the amount missing; after another credit the pack is paid,
-// the rights count 3 crypto seats and the purchases list both. No page is wider than the phone.
+// under its field, nothing charged), then buys 2 crypto account seats for 3 months with auto-renew
+// (both agreements ticked first): too little balance offers the deposit page with the amount
+// missing; after another credit the pack is paid, the rights count 3 crypto seats and the purchases
+// list both; auto-renew is switched off after a confirmation. No page is wider than the phone.
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { adjustWallet, login, register, setPayPassword } from './support/users';
 
@@ -15,8 +16,8 @@ async function fitsTheScreen(page: Page): Promise<void> {
 }
 
 const WORDS = {
-  'en-US': { unlocked: 'Unlocked', short: 'Your balance wallet is 10.00 Lightning short.', need: 'Deposit at least 10.00 USDT', pack: '2 × account seat, Crypto for 3 month(s) (90 days)' },
-  'th-TH': { unlocked: 'ปลดล็อกแล้ว', short: 'กระเป๋ายอดคงเหลือขาดอีก 10.00 Lightning', need: 'ฝากอย่างน้อย 10.00 USDT', pack: 'ที่นั่งบัญชี × 2, คริปโต เป็นเวลา 3 เดือน (90 วัน)' },
+  'en-US': { on: 'On', off: 'Off', unlocked: 'Unlocked', short: 'Your balance wallet is 10.00 Lightning short.', need: 'Deposit at least 10.00 USDT', pack: '2 × account seat, Crypto for 3 month(s) (90 days)' },
+  'th-TH': { on: 'เปิด', off: 'ปิด', unlocked: 'ปลดล็อกแล้ว', short: 'กระเป๋ายอดคงเหลือขาดอีก 10.00 Lightning', need: 'ฝากอย่างน้อย 10.00 USDT', pack: 'ที่นั่งบัญชี × 2, คริปโต เป็นเวลา 3 เดือน (90 วัน)' },
 } as const;
 
 test('unlock and a seat pack through the payment step; too little balance offers a deposit', async ({ page, request }, info) => {
@@ -73,10 +74,19 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await page.getByTestId('pack-quantity').fill('2');
   await page.getByTestId('pack-months').selectOption('3');
   await expect(page.getByTestId('pack-amount')).toHaveText('60.00');
+  // The monthly benefit agreement before the first pack; auto-renew asks for the auto-subscribe one.
+  await page.getByTestId('pack-next').click();
+  await expect(page.getByTestId('pack-agree-error')).toBeVisible();
+  await page.getByTestId('pack-agree-month').check();
+  await page.getByTestId('pack-auto-renew').check();
+  await page.getByTestId('pack-next').click();
+  await expect(page.getByTestId('pack-agree-error')).toBeVisible();
+  await page.getByTestId('pack-agree-auto').check();
   await fitsTheScreen(page);
   await shot(page, info, '03-pack');
   await page.getByTestId('pack-next').click();
-  await expect(page).toHaveURL(/pages\/pay\/pay\?item=seat&market=crypto&quantity=2&months=3/);
+  await expect(page).toHaveURL(/pages\/pay\/pay\?item=seat&market=crypto&quantity=2&months=3&autoRenew=1/);
+  await expect(page.getByTestId('pay-auto-renew')).toBeVisible();
   await expect(page.getByTestId('pay-what')).toHaveText(words.pack);
   await expect(page.getByTestId('pay-after')).toHaveText('-10.00');
   await expect(page.getByTestId('pay-short')).toContainText(words.short);
@@ -103,8 +113,17 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await expect(rows.nth(0)).toHaveAttribute('data-item', 'seat');
   await expect(rows.nth(0)).toHaveAttribute('data-state', 'active');
   await expect(rows.nth(1)).toHaveAttribute('data-item', 'unlock');
+  await expect(rows.nth(0).getByTestId('purchase-auto-renew')).toHaveText(words.on);
   await fitsTheScreen(page);
   await shot(page, info, '05-benefits-after');
+
+  // Auto-renew off after a confirmation (the agreements are accepted once: no tick asked again).
+  await rows.nth(0).getByTestId('purchase-renew-switch').click();
+  await expect(page.getByTestId('renew-sheet')).toBeVisible();
+  await expect(page.getByTestId('renew-agree')).toHaveCount(0);
+  await page.getByTestId('renew-confirm').click();
+  await expect(page.getByTestId('renew-sheet')).toHaveCount(0);
+  await expect(rows.nth(0).getByTestId('purchase-auto-renew')).toHaveText(words.off);
 
   // The wallet shows both payments as purchases.
   await page.goto('/#/pages/wallet/wallet');

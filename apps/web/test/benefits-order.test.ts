@@ -14,8 +14,10 @@ const catalogue: EquityCatalogue = {
 
 describe('the payment order', () => {
   it('reads back what it wrote', () => {
-    const pack = { item: 'seat', market: 'crypto', quantity: 2, months: 3 } as const;
+    const pack = { item: 'seat', market: 'crypto', quantity: 2, months: 3, autoRenew: false } as const;
     expect(orderFrom(orderSearch(pack))).toEqual(pack);
+    expect(orderFrom(orderSearch({ ...pack, autoRenew: true }))).toEqual({ ...pack, autoRenew: true });
+    expect(orderSearch({ ...pack, autoRenew: true })).toBe('?item=seat&market=crypto&quantity=2&months=3&autoRenew=1');
     expect(orderFrom(orderSearch({ item: 'unlock' }))).toEqual({ item: 'unlock' });
   });
 
@@ -35,9 +37,9 @@ describe('the payment order', () => {
 
   it('prices exactly: price × quantity × months, and the balance after', () => {
     expect(priceOf({ item: 'unlock' }, catalogue)).toBe('100.000000');
-    expect(priceOf({ item: 'seat', market: 'forex', quantity: 2, months: 3 }, catalogue)).toBe('60.000000');
+    expect(priceOf({ item: 'seat', market: 'forex', quantity: 2, months: 3, autoRenew: false }, catalogue)).toBe('60.000000');
     // 0.100001 × 1000 × 12 = 1200.012 (a float would say 1200.0120000000002).
-    expect(priceOf({ item: 'slot', market: 'crypto', quantity: 1000, months: 12 }, catalogue)).toBe('1200.012000');
+    expect(priceOf({ item: 'slot', market: 'crypto', quantity: 1000, months: 12, autoRenew: true }, catalogue)).toBe('1200.012000');
     expect(balanceAfter('50.000000', '60.000000')).toBe('-10.000000');
     expect(balanceAfter('150.000000', '100.000000')).toBe('50.000000');
   });

@@ -69,6 +69,10 @@ export const equityPurchase = z.object({
   purchasedAt: z.number(),
   /** Null: never (the unlock). */
   expiresAt: z.number().nullable(),
+  /** Periods added by auto-renew so far. */
+  renewals: z.number(),
+  /** The last auto-renewal that failed (the pack then expires), or null. */
+  renewalFailedAt: z.number().nullable(),
 });
 export type EquityPurchase = z.infer<typeof equityPurchase>;
 
@@ -96,3 +100,26 @@ export const equityRights = z.object({
   markets: z.array(z.object({ market: z.enum(BENEFIT_MARKETS), seats: rightCount, slots: rightCount })),
 });
 export type EquityRights = z.infer<typeof equityRights>;
+
+// ---- agreements and auto-renew (spec §2 pages/agreement/monthEquity, autoSubscribe) ----
+
+export const AGREEMENTS = ['monthEquity', 'autoSubscribe'] as const;
+export type Agreement = (typeof AGREEMENTS)[number];
+/**
+ * The version of each agreement's text in force: accepting records it, and a new version must be
+ * accepted again (bump it whenever the web's `legal` texts of that agreement change).
+ */
+export const AGREEMENT_VERSIONS: Record<Agreement, string> = { monthEquity: '2026-11-27', autoSubscribe: '2026-11-27' };
+
+const acceptance = z.object({ version: z.string(), accepted: z.boolean(), acceptedAt: z.number().nullable() });
+/** GET user/api/equity/agreements: whether the caller accepted the version in force, and when. */
+export const equityAgreements = z.object({ monthEquity: acceptance, autoSubscribe: acceptance });
+export type EquityAgreements = z.infer<typeof equityAgreements>;
+
+/** POST user/api/equity/agreements/accept: the version the caller read. */
+export const equityAgreementAcceptBody = z.strictObject({ agreement: z.enum(AGREEMENTS), version: z.string().trim().min(1).max(32) });
+export type EquityAgreementAcceptBody = z.infer<typeof equityAgreementAcceptBody>;
+
+/** POST user/api/equity/auto-renew: switch auto-renew of one of the caller's active packs. */
+export const equityAutoRenewBody = z.strictObject({ id: z.number().int().positive(), autoRenew: z.boolean() });
+export type EquityAutoRenewBody = z.infer<typeof equityAutoRenewBody>;

@@ -99,6 +99,9 @@ export const ERRORS = {
   // benefits
   BENEFIT_ALREADY_UNLOCKED: { code: 'A0380', status: 409 },
   BENEFIT_NOT_UNLOCKED: { code: 'A0381', status: 409 },
+  AGREEMENT_REQUIRED: { code: 'A0382', status: 409 },
+  AGREEMENT_VERSION: { code: 'A0383', status: 409 },
+  BENEFIT_STATE: { code: 'A0384', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -872,6 +872,8 @@ export const benefitPurchases = pgTable(
     /** Micro-Lightning paid: the catalogue's price × quantity × months when bought. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     autoRenew: boolean('auto_renew').notNull().default(false),
+    /** Periods added by auto-renew (each a row of benefit_renewals). */
+    renewals: integer('renewals').notNull().default(0),
     entryId: bigint('entry_id', { mode: 'number' }),
     purchasedAt: timestamp('purchased_at', { withTimezone: true }).notNull().defaultNow(),
     /** null: never (the unlock) */
@@ -883,6 +885,7 @@ export const benefitPurchases = pgTable(
     uniqueIndex('benefit_purchases_one_unlock').on(t.userId).where(sql`${t.item} = 'unlock'`),
     index('benefit_purchases_user_idx').on(t.userId, t.id),
     index('benefit_purchases_expiry_idx').on(t.expiresAt),
+    index('benefit_purchases_renew_idx').on(t.expiresAt).where(sql`${t.autoRenew}`),
     check('benefit_purchases_item', sql`${t.item} in ('unlock', 'seat', 'slot')`),
     check(
       'benefit_purchases_shape',
@@ -891,6 +894,55 @@ export const benefitPurchases = pgTable(
     ),
     check('benefit_purchases_amount', sql`${t.amount} > 0`),
   ],
+);
+
+/**
+ * One auto-renewal attempt of a pack: period n (1 = the first renewal) is tried once, whatever
+ * happens — `renewed` with its ledger entry (key `benefit-renew:<purchase>:<n>`), or `failed` (too
+ * little balance: the pack expires). The unique (purchase, period) key makes the job safe to run
+ * twice or to kill at any line (Lago keys charges by period the same way).
+ */
+export const benefitRenewals = pgTable(
+  'benefit_renewals',
+  {
+    id: id(),
+    purchaseId: bigint('purchase_id', { mode: 'number' })
+      .notNull()
+      .references(() => benefitPurchases.id),
+    period: integer('period').notNull(),
+    /** renewed | failed */
+    status: text('status').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    entryId: bigint('entry_id', { mode: 'number' }),
+    reason: text('reason'),
+    /** Failed: what the balance wallet held (micro-Lightning). */
+    balance: bigint('balance', { mode: 'bigint' }),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    /** When the user was told of a failed renewal (mailed at least once). */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('benefit_renewals_period_key').on(t.purchaseId, t.period),
+    index('benefit_renewals_unnotified_idx').on(t.id).where(sql`${t.status} = 'failed' and ${t.notifiedAt} is null`),
+    check('benefit_renewals_status', sql`${t.status} in ('renewed', 'failed')`),
+  ],
+);
+
+/** Which version of an agreement a user accepted, and when (spec §2 agreements; issue 29). */
+export const agreementAcceptances = pgTable(
+  'agreement_acceptances',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** monthEquity | autoSubscribe */
+    agreement: text('agreement').notNull(),
+    version: text('version').notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agreement, t.version] }), check('agreement_acceptances_agreement', sql`${t.agreement} in ('monthEquity', 'autoSubscribe')`)],
 );
 
 export type UserRow = typeof users.$inferSelect;

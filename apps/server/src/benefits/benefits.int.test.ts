@@ -35,6 +35,13 @@ const unlock = (u: RegisteredUser, over: Record<string, unknown> = {}, lang = 'e
 const pack = (over: Record<string, unknown> = {}) => ({ kind: 'seat', market: 'crypto', quantity: 2, months: 3, autoRenew: false, paidPwd: PAY_PASSWORD, idempotencyKey: key(), ...over });
 const buy = (u: RegisteredUser, body: Record<string, unknown>, lang = 'en_US') => t.call('POST', '/user/api/equity/buy', { token: u.token, body, lang });
 const balanceOf = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<{ balanceWallet: string }>>().data.balanceWallet;
+const accept = (u: RegisteredUser, agreement: 'monthEquity' | 'autoSubscribe', version = '2026-11-27', lang = 'en_US') =>
+  t.call('POST', '/user/api/equity/agreements/accept', { token: u.token, body: { agreement, version }, lang });
+/** Unlocked (bought) and the monthly benefit agreement accepted: ready to buy packs. */
+async function packReady(u: RegisteredUser): Promise<void> {
+  expect((await unlock(u)).statusCode).toBe(200);
+  expect((await accept(u, 'monthEquity')).statusCode).toBe(200);
+}
 const revenue = async () => {
   const [row] = await t.database.exec<{ posted: string }>(`select posted::text as posted from ledger_accounts where code = 'platform:revenue'`);
   return BigInt(row?.posted ?? '0');
@@ -136,7 +143,8 @@ describe('packs', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ code: 'A0381', msg: 'Unlock the basic rights first (100 Lightning): packs add seats and slots to them' });
     expect(await balanceOf(u)).toBe('300.000000');
-    expect((await unlock(u)).statusCode).toBe(200);
+    await packReady(u);
+    await accept(u, 'autoSubscribe');
     const k = key();
     const startedAt = Date.now();
     const res = await buy(u, pack({ idempotencyKey: k, autoRenew: true }));
@@ -161,7 +169,7 @@ describe('packs', () => {
 
   it('refuses months outside 1–12, quantity ≤ 0 or > 1,000, unknown kinds and markets, and too little balance, naming the field', async () => {
     const u = await payingUser(110_000_000n);
-    expect((await unlock(u)).statusCode).toBe(200);
+    await packReady(u);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ months: 0 }, 'months', 'Months'],
       [{ months: 13 }, 'months', 'Months'],
@@ -212,7 +220,7 @@ describe('rights', () => {
     const start = await rights(u);
     expect(start.unlocked).toBe(false);
     expect(start.crypto).toEqual({ market: 'crypto', seats: { owned: 0, used: 0, free: 0, ...none }, slots: { owned: 0, used: 0, free: 0, ...none } });
-    expect((await unlock(u)).statusCode).toBe(200);
+    await packReady(u);
     const p = (await buy(u, pack({ quantity: 2, months: 3 }))).json<Envelope<Purchase>>().data;
     await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1 }));
     await runningRobot(u.id, 'crypto');
@@ -238,6 +246,7 @@ describe('rights', () => {
     expect((await rights(u)).crypto.seats.owned).toBe(1);
     expect((await unlock(u)).json()).toMatchObject({ code: 'A0380' });
     expect(await balanceOf(u)).toBe('200.000000');
+    await accept(u, 'monthEquity');
     expect((await buy(u, pack({ quantity: 1, months: 1 }))).statusCode).toBe(200);
     expect((await ops(['benefit:unlock', u.mail])).code).toBe(2);
   });
@@ -253,5 +262,105 @@ describe('rights', () => {
     expect(grants).toEqual([{ user_id: String(busy.id), note: expect.stringContaining('migration 0022') }]);
     expect((await rights(busy)).unlocked).toBe(true);
     expect((await rights(idle)).unlocked).toBe(false);
+  });
+});
+
+describe('agreements', () => {
+  it('a pack needs the monthly benefit agreement, auto-renew the auto-subscribe one; the version in force is recorded with the time', async () => {
+    const u = await payingUser(200_000_000n);
+    expect((await unlock(u)).statusCode).toBe(200);
+    const state = (await t.call('GET', '/user/api/equity/agreements', { token: u.token })).json<Envelope>().data;
+    expect(state).toEqual({ monthEquity: { version: '2026-11-27', accepted: false, acceptedAt: null }, autoSubscribe: { version: '2026-11-27', accepted: false, acceptedAt: null } });
+    const refused = await buy(u, pack());
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'A0382', msg: 'Read and accept the monthly benefit agreement first', data: { field: 'agreement' } });
+    expect((await buy(u, pack(), 'zh_TW')).json<Envelope>().msg).toBe('請先閱讀並同意月度權益協議');
+    const old = await accept(u, 'monthEquity', '2020-01-01');
+    expect(old.json()).toMatchObject({ code: 'A0383', data: { field: 'version' } });
+    const before = Date.now();
+    const accepted = (await accept(u, 'monthEquity')).json<Envelope<{ monthEquity: { accepted: boolean; acceptedAt: number } }>>().data;
+    expect(accepted.monthEquity.accepted).toBe(true);
+    expect(accepted.monthEquity.acceptedAt).toBeGreaterThanOrEqual(before - 5_000);
+    const withRenew = await buy(u, pack({ autoRenew: true }));
+    expect(withRenew.json()).toMatchObject({ code: 'A0382', msg: 'Read and accept the auto-subscribe agreement first' });
+    expect(await balanceOf(u)).toBe('100.000000');
+    expect((await buy(u, pack({ quantity: 1, months: 1 }))).statusCode).toBe(200);
+    expect(await balanceOf(u)).toBe('90.000000');
+  });
+});
+
+describe('auto-renew', () => {
+  const renewals = async () => {
+    const { renewDue } = await import('./renewals');
+    return renewDue(t.database.db);
+  };
+  /** Moves a pack's period into the past, as a clock moved forward would. */
+  const expire = (id: number) => t.database.exec(`update benefit_purchases set purchased_at = purchased_at - interval '31 days', expires_at = expires_at - interval '31 days' where id = $1`, [id]);
+  const purchaseRow = async (id: number) => (await t.database.exec<{ expires_at: Date | string; renewals: number; auto_renew: boolean }>(`select expires_at, renewals, auto_renew from benefit_purchases where id = $1`, [id]))[0];
+
+  it('switches on only after the auto-subscribe agreement and only for an active pack of the caller', async () => {
+    const u = await payingUser(200_000_000n);
+    await packReady(u);
+    const p = (await buy(u, pack({ quantity: 1, months: 1 }))).json<Envelope<Purchase>>().data;
+    const on = (body: Record<string, unknown>, who = u) => t.call('POST', '/user/api/equity/auto-renew', { token: who.token, body, lang: 'en_US' });
+    expect((await on({ id: p.id, autoRenew: true })).json()).toMatchObject({ code: 'A0382' });
+    await accept(u, 'autoSubscribe');
+    expect((await on({ id: p.id, autoRenew: true })).json<Envelope<Purchase>>().data.autoRenew).toBe(true);
+    expect((await on({ id: p.id, autoRenew: false })).json<Envelope<Purchase>>().data.autoRenew).toBe(false);
+    const unlockId = (await purchases(u)).list.find((x) => x.item === 'unlock')!.id;
+    expect((await on({ id: unlockId, autoRenew: true })).json()).toMatchObject({ code: 'A0384' });
+    const stranger = await payingUser(0n);
+    expect((await on({ id: p.id, autoRenew: true }, stranger)).statusCode).toBe(404);
+    await expire(p.id);
+    expect((await on({ id: p.id, autoRenew: true })).json()).toMatchObject({ code: 'A0384' });
+  });
+
+  it('renews at expiry once per period from the balance, extending from the old end; too little balance lets it expire and mails the owner once', async () => {
+    const u = await payingUser(200_000_000n);
+    await packReady(u);
+    await accept(u, 'autoSubscribe');
+    const p = (await buy(u, pack({ quantity: 2, months: 1, autoRenew: true }))).json<Envelope<Purchase>>().data;
+    expect(await balanceOf(u)).toBe('80.000000');
+    expect(await renewals()).toEqual({ renewed: 0, failed: 0 });
+    await expire(p.id);
+    const oldEnd = new Date((await purchaseRow(p.id)).expires_at).getTime();
+    // Two passes at once (two workers, or a retry of a pass killed mid-way): one renewal.
+    const [a, b] = await Promise.all([renewals(), renewals()]);
+    expect(a.renewed + b.renewed).toBe(1);
+    expect(await renewals()).toEqual({ renewed: 0, failed: 0 });
+    expect(await balanceOf(u)).toBe('60.000000');
+    const row = await purchaseRow(p.id);
+    expect(row.renewals).toBe(1);
+    expect(new Date(row.expires_at).getTime() - oldEnd).toBe(30 * 86_400_000);
+    const after = (await purchases(u)).list.find((x) => x.id === p.id)!;
+    expect(after).toMatchObject({ state: 'active', renewals: 1, renewalFailedAt: null });
+    expect((await rights(u)).crypto.seats.owned).toBe(3);
+
+    // The balance is drained: the next period fails, the pack expires, the owner is mailed once.
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: -55_000_000n, reason: 'test drain', key: `bf-drain-${u.id}` });
+    await expire(p.id);
+    expect(await renewals()).toEqual({ renewed: 0, failed: 1 });
+    expect(await renewals()).toEqual({ renewed: 0, failed: 0 });
+    expect(await balanceOf(u)).toBe('5.000000');
+    const failed = (await purchases(u)).list.find((x) => x.id === p.id)!;
+    expect(failed).toMatchObject({ state: 'expired', renewals: 1 });
+    expect(failed.renewalFailedAt).toEqual(expect.any(Number));
+    expect((await rights(u)).crypto.seats.owned).toBe(1);
+    const { notifyFailedRenewals } = await import('./renewals');
+    const sent: { to: string; subject: string; text: string }[] = [];
+    const send = (m: { to: string; subject: string; text: string }) => {
+      sent.push(m);
+      return Promise.resolve();
+    };
+    while ((await notifyFailedRenewals(t.database.db, send)) > 0);
+    const mine = sent.filter((m) => m.to === u.mail);
+    expect(mine).toHaveLength(1);
+    // In the user's language (registered without one: zh-TW, the default).
+    expect(mine[0].text).toContain('餘額錢包只有 5 閃電，需要 20');
+    expect(mine[0].subject).toBe('您的套餐未能續費');
+    expect(await notifyFailedRenewals(t.database.db, send)).toBe(0);
+    // Buying again works as any purchase does.
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', key: `bf-topup-${u.id}` });
+    expect((await buy(u, pack({ quantity: 2, months: 1 }))).statusCode).toBe(200);
   });
 });

@@ -2,11 +2,14 @@
 // slots, paid from the balance wallet through the ledger.
 import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
+import { startBenefitJobs } from './jobs';
 import { benefitRoutes } from './routes';
 
 export const benefitsPlugin = fp(
   async (app) => {
-    benefitRoutes(app, platformDeps(app));
+    const deps = platformDeps(app);
+    benefitRoutes(app, deps);
+    app.jobs.add('benefits', startBenefitJobs((mail) => deps.mailer.send(mail)));
     return Promise.resolve();
   },
   { name: 'benefits' },
@@ -14,4 +17,5 @@ export const benefitsPlugin = fp(
 
 export { BENEFIT_OPS } from './ops';
 export { catalogueOf, notUnlocked, pricesOf } from './service';
+export { notifyFailedRenewals, renewDue } from './renewals';
 export { backtestMarketIs, isUnlocked, rightsOf, seatHolders, seatsOwned, SEAT_HOLDING, slotsOwned, slotsUsed, type Market } from './entitlements';

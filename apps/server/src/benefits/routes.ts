@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, equityRights, equityBuyBody, equityCatalogue, equityPurchase, equityPurchases, equityPurchasesQuery, equityUnlockBody } from '@lq/contracts';
+import { envelopeOf, equityAgreementAcceptBody, equityAgreements, equityAutoRenewBody, equityRights, equityBuyBody, equityCatalogue, equityPurchase, equityPurchases, equityPurchasesQuery, equityUnlockBody } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
+import { acceptAgreement, agreementsOf } from './agreements';
 import { rightsOf } from './entitlements';
-import { buy, catalogueOf, purchasesOf, unlock } from './service';
+import { buy, catalogueOf, purchasesOf, setAutoRenew, unlock } from './service';
 
 const tags = ['benefits'];
 
@@ -87,5 +88,49 @@ export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       preHandler: auth,
     },
     async (req) => ok(req, await rightsOf(deps.db, req.auth!.user.id)),
+  );
+
+  r.get(
+    '/user/api/equity/agreements',
+    {
+      schema: {
+        tags,
+        summary: 'The monthly benefit and auto-subscribe agreements: the version in force, and whether (and when) the caller accepted it',
+        security: bearerAuth,
+        response: { 200: envelopeOf(equityAgreements), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await agreementsOf(deps.db, req.auth!.user.id)),
+  );
+
+  r.post(
+    '/user/api/equity/agreements/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Accept the version in force of an agreement (recorded with the time); a pack needs monthEquity, auto-renew autoSubscribe',
+        security: bearerAuth,
+        body: equityAgreementAcceptBody,
+        response: { 200: envelopeOf(equityAgreements), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await acceptAgreement(deps.db, req.auth!.user.id, req.body)),
+  );
+
+  r.post(
+    '/user/api/equity/auto-renew',
+    {
+      schema: {
+        tags,
+        summary: 'Switch auto-renew of one of the caller’s active packs (on: after the auto-subscribe agreement); renewed at expiry from the balance wallet',
+        security: bearerAuth,
+        body: equityAutoRenewBody,
+        response: { 200: envelopeOf(equityPurchase), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await setAutoRenew(deps.db, req.auth!.user.id, req.body)),
   );
 }

@@ -17,10 +17,12 @@ import {
   type EquityPurchase,
   type EquityPurchases,
   type EquityUnlockBody,
+  type EquityAutoRenewBody,
 } from '@lq/contracts';
 import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry } from '../wallet';
+import { requireAccepted } from './agreements';
 import { isUnlocked } from './entitlements';
 
 type Runner = Pick<Database, 'execute'>;
@@ -64,10 +66,17 @@ interface Row {
   request_hash: string;
   purchased_at: Date | string;
   expires_at: Date | string | null;
+  renewals: number;
+  renewal_failed_at?: Date | string | null;
 }
-const COLUMNS = sql.raw(`id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at`);
+const COLUMNS = sql.raw(`id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals`);
+/** COLUMNS and when the last renewal failed (reads; a row just written has none). */
+const READ_COLUMNS = sql.raw(
+  `id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals,
+   (select max(r.created_at) from benefit_renewals r where r.purchase_id = benefit_purchases.id and r.status = 'failed') as renewal_failed_at`,
+);
 
-const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
+export const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
   const expiresAt = r.expires_at === null ? null : new Date(r.expires_at).getTime();
   return {
     id: Number(r.id),
@@ -80,6 +89,8 @@ const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
     state: expiresAt === null || expiresAt > now ? 'active' : 'expired',
     purchasedAt: new Date(r.purchased_at).getTime(),
     expiresAt,
+    renewals: r.renewals,
+    renewalFailedAt: r.renewal_failed_at ? new Date(r.renewal_failed_at).getTime() : null,
   };
 };
 
@@ -165,19 +176,34 @@ export async function unlock(db: Database, userId: number, body: EquityUnlockBod
   return purchase(db, userId, body.idempotencyKey, order);
 }
 
-/** A pack of seats or slots; the unlock comes first. */
+/** A pack of seats or slots; the unlock comes first, then the agreements (auto-renew's too when asked). */
 export async function buy(db: Database, userId: number, body: EquityBuyBody): Promise<EquityPurchase> {
   if (!(await isUnlocked(db, userId))) throw await notUnlocked(db);
+  await requireAccepted(db, userId, 'monthEquity');
+  if (body.autoRenew) await requireAccepted(db, userId, 'autoSubscribe');
   await checkPayPassword(db, userId, body.paidPwd);
   return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
 }
 
 export async function purchasesOf(db: Runner, userId: number, q: { page: number; size: number }): Promise<EquityPurchases> {
   const rows = rowsOf<Row>(
-    await db.execute(sql`select ${COLUMNS} from benefit_purchases where user_id = ${userId}
+    await db.execute(sql`select ${READ_COLUMNS} from benefit_purchases where user_id = ${userId}
       order by id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
   );
   const [count] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*)::int as n from benefit_purchases where user_id = ${userId}`));
   const now = Date.now();
   return { list: rows.map((r) => toPurchase(r, now)), total: Number(count?.n ?? 0) };
+}
+
+/** Auto-renew on or off for one of the caller's packs that is still active (on: after the auto-subscribe agreement). */
+export async function setAutoRenew(db: Database, userId: number, body: EquityAutoRenewBody): Promise<EquityPurchase> {
+  const [row] = rowsOf<Row>(await db.execute(sql`select ${READ_COLUMNS} from benefit_purchases where id = ${body.id} and user_id = ${userId}`));
+  if (!row) throw new AppError('NOT_FOUND', {}, 'id');
+  if (row.item === 'unlock' || toPurchase(row).state !== 'active') throw new AppError('BENEFIT_STATE', {}, 'id');
+  if (body.autoRenew) await requireAccepted(db, userId, 'autoSubscribe');
+  const [updated] = rowsOf<Row>(
+    await db.execute(sql`update benefit_purchases set auto_renew = ${body.autoRenew} where id = ${body.id} and user_id = ${userId} and expires_at > now() returning ${READ_COLUMNS}`),
+  );
+  if (!updated) throw new AppError('BENEFIT_STATE', {}, 'id');
+  return toPurchase(updated);
 }

@@ -1,6 +1,7 @@
 import type { Locale } from '../locales';
 import { DEFAULT_LOCALE } from '../locales';
 import { WITHDRAW_STATES } from '../withdraw';
+import { AGREEMENTS } from '../benefits';
 import { enUS, type MessageKey, type Messages } from './en-US';
 import { formatMessage } from './format';
 import { fieldLabel } from './fields';
@@ -32,6 +33,8 @@ export const isMessageKey = (key: string): key is MessageKey =>
 const isWithdrawStateName = (value: string) => (WITHDRAW_STATES as readonly string[]).includes(value);
 
 /** Localized, interpolated message; falls back to the default locale, then to English, then to the key. */
+const isAgreementName = (name: string) => (AGREEMENTS as readonly string[]).includes(name);
+
 export function translate(
   locale: Locale,
   key: string,
@@ -53,5 +56,8 @@ export function translate(
     const states = value.split(', ');
     if (states.every(isWithdrawStateName)) named[name] = states.map((state) => translate(locale, `withdraw.state.${state}`)).join(', ');
   }
+  // An agreement by its title in this language, never `monthEquity`.
+  if (typeof named.agreement === 'string') named.agreement = translate(locale, `agreement.${named.agreement}`);
+  if (typeof named.options === 'string') named.options = named.options.split(', ').map((o) => (isAgreementName(o) ? translate(locale, `agreement.${o}`) : o)).join(', ');
   return formatMessage(template, named);
 }

@@ -1,15 +1,20 @@
 // pages/equity/index: the user's benefits. The basic rights (unlock offered until bought or granted),
 // per market the account seats and backtest slots owned, in use and free with the next expiry, the
 // packs to buy, and every purchase (time, expiry, quantity, months, market, state).
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { EquityPurchase, EquityRights } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { Sheet } from '../../components/Sheet';
+import { ApiError } from '../../lib/api';
+import { showToast } from '../../lib/toast';
 import { localeTag } from '../../lib/format';
 import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
 import { useLoadMore } from '../../lib/useLoadMore';
-import { PACK_PATH, PAY_PATH, useCatalogue, usePurchases, useRights } from './api';
+import { acceptAgreement, afterPurchase, AGREEMENT_PATHS, PACK_PATH, PAY_PATH, switchAutoRenew, useAgreements, useCatalogue, usePurchases, useRights } from './api';
 import { orderSearch } from './order';
 import '../../components/screens.css';
 import './benefits.css';
@@ -100,8 +105,10 @@ function Purchases() {
   const sentinel = useLoadMore(purchases);
   const list: EquityPurchase[] = purchases.data?.pages.flatMap((p) => p.list) ?? [];
   const when = useDateTime();
+  const [switching, setSwitching] = useState<EquityPurchase | undefined>();
   return (
     <section className="card" aria-labelledby="bf-purchases-title" data-testid="equity-purchases">
+      {switching ? <RenewSheet purchase={switching} onClose={() => setSwitching(undefined)} /> : null}
       <h2 className="bt-h2" id="bf-purchases-title">{t('purchases.title')}</h2>
       {purchases.isPending ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
       {purchases.isSuccess && list.length === 0 ? <p className="bt-sub" data-testid="purchases-empty">{t('purchases.empty')}</p> : null}
@@ -119,8 +126,15 @@ function Purchases() {
               {p.months !== null ? <div><dt>{t('purchases.months')}</dt><dd className="num">{p.months}</dd></div> : null}
               <div><dt>{t('purchases.bought')}</dt><dd className="num">{when(p.purchasedAt)}</dd></div>
               <div><dt>{t('purchases.expires')}</dt><dd className="num">{p.expiresAt === null ? t('purchases.never') : when(p.expiresAt)}</dd></div>
-              {p.item !== 'unlock' ? <div><dt>{t('purchases.autoRenew')}</dt><dd>{p.autoRenew ? t('purchases.on') : t('purchases.off')}</dd></div> : null}
+              {p.item !== 'unlock' ? <div><dt>{t('purchases.autoRenew')}</dt><dd data-testid="purchase-auto-renew">{p.autoRenew ? t('purchases.on') : t('purchases.off')}</dd></div> : null}
+              {p.renewals > 0 ? <div><dt>{t('purchases.renewals')}</dt><dd className="num">{p.renewals}</dd></div> : null}
             </dl>
+            {p.renewalFailedAt !== null ? <p className="bf-short" data-testid="purchase-renew-failed">{t('purchases.renewFailed', { at: when(p.renewalFailedAt) })}</p> : null}
+            {p.item !== 'unlock' && p.state === 'active' ? (
+              <Button variant="secondary" onClick={() => setSwitching(p)} data-testid="purchase-renew-switch">
+                {p.autoRenew ? t('renew.turnOff') : t('renew.turnOn')}
+              </Button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -129,5 +143,60 @@ function Purchases() {
         <Button variant="secondary" block busy={purchases.isFetchingNextPage} onClick={() => void purchases.fetchNextPage()}>{t('purchases.more')}</Button>
       ) : null}
     </section>
+  );
+}
+
+/** Auto-renew on or off after a confirmation; on needs the auto-subscribe agreement, ticked here. */
+function RenewSheet({ purchase, onClose }: { purchase: EquityPurchase; onClose: () => void }) {
+  const { t } = useTranslation('benefits');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const agreements = useAgreements();
+  const [agreed, setAgreed] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const on = !purchase.autoRenew;
+  const needAgreement = on && agreements.data?.autoSubscribe.accepted === false;
+  const when = useDateTime();
+
+  const confirm = async () => {
+    if (needAgreement && !agreed) {
+      setError(t('agree.required'));
+      return;
+    }
+    setBusy(true);
+    try {
+      if (needAgreement) await acceptAgreement('autoSubscribe');
+      await switchAutoRenew(purchase.id, on);
+      await afterPurchase(queryClient);
+      showToast(on ? t('renew.doneOn') : t('renew.doneOff'), 'success');
+      onClose();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : tc('common.loadFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Sheet title={on ? t('renew.titleOn') : t('renew.titleOff')} onClose={onClose} testId="renew-sheet">
+      <div className="stack">
+        <p className="bt-sub">{on ? t('renew.explainOn', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt) }) : t('renew.explainOff', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt) })}</p>
+        {agreements.isPending && on ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
+        {needAgreement ? (
+          <label className="check">
+            <input type="checkbox" checked={agreed} onChange={(e) => { setAgreed(e.target.checked); setError(undefined); }} data-testid="renew-agree" />
+            <span>
+              {t('agree.prefix')} <Link to={AGREEMENT_PATHS.autoSubscribe}>{t('agree.autoSubscribe')}</Link>
+            </span>
+          </label>
+        ) : null}
+        {error ? <p className="field-error" role="alert" data-testid="renew-error">{error}</p> : null}
+        <div className="bt-actions">
+          <Button busy={busy} disabled={on && agreements.isPending} onClick={() => void confirm()} data-testid="renew-confirm">{t('renew.confirm')}</Button>
+          <Button variant="secondary" onClick={onClose}>{t('renew.cancel')}</Button>
+        </div>
+      </div>
+    </Sheet>
   );
 }

@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { BENEFIT_MARKETS, marketOfDataSourceType, PACK_KINDS, PACK_MONTHS, PACK_QUANTITY, type PackKind } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { ApiError } from '../../lib/api';
+import { showToast } from '../../lib/toast';
 import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
-import { EQUITY_PATH, PAY_PATH, useCatalogue } from './api';
+import { acceptAgreement, AGREEMENT_PATHS, EQUITY_PATH, PAY_PATH, useAgreements, useCatalogue } from './api';
 import { orderSearch, priceOf, type Market, type Order } from './order';
 import '../../components/screens.css';
 import './benefits.css';
@@ -28,30 +30,52 @@ export default function MonthEquityPayPage() {
   const [quantity, setQuantity] = useState('1');
   const [months, setMonths] = useState(1);
   const [error, setError] = useState<string | undefined>();
+  const agreements = useAgreements();
+  const [autoRenew, setAutoRenew] = useState(false);
+  const [agreeMonth, setAgreeMonth] = useState(false);
+  const [agreeAuto, setAgreeAuto] = useState(false);
+  const [agreeError, setAgreeError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
 
-  if (catalogue.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
-  if (catalogue.isError) {
+  if (catalogue.isPending || agreements.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
+  if (catalogue.isError || agreements.isError) {
     return (
       <div className="bt-page bf-page">
         <div className="bt-empty">
           <p>{tc('common.loadFailed')}</p>
-          <Button onClick={() => void catalogue.refetch()}>{tc('common.retry')}</Button>
+          <Button onClick={() => void Promise.all([catalogue.refetch(), agreements.refetch()])}>{tc('common.retry')}</Button>
         </div>
       </div>
     );
   }
   const n = /^\d{1,4}$/.test(quantity.trim()) ? Number(quantity.trim()) : NaN;
   const valid = Number.isInteger(n) && n >= PACK_QUANTITY.min && n <= PACK_QUANTITY.max;
-  const order: Order | undefined = valid ? { item: kind, market, quantity: n, months } : undefined;
+  const order: Order | undefined = valid ? { item: kind, market, quantity: n, months, autoRenew } : undefined;
   const unit = catalogue.data.prices[kind];
+  // The agreements in force not yet accepted: ticked here, recorded before the payment step.
+  const needMonth = !agreements.data.monthEquity.accepted;
+  const needAuto = autoRenew && !agreements.data.autoSubscribe.accepted;
 
-  const next = () => {
+  const next = async () => {
     if (!order) {
       setError(t('pack.quantityRange', { min: PACK_QUANTITY.min, max: PACK_QUANTITY.max }));
       document.querySelector<HTMLInputElement>('[data-field="quantity"]')?.focus();
       return;
     }
-    void navigate(`${PAY_PATH}${orderSearch(order)}`);
+    if ((needMonth && !agreeMonth) || (needAuto && !agreeAuto)) {
+      setAgreeError(t('agree.required'));
+      return;
+    }
+    setBusy(true);
+    try {
+      if (needMonth) await acceptAgreement('monthEquity');
+      if (needAuto) await acceptAgreement('autoSubscribe');
+      void navigate(`${PAY_PATH}${orderSearch(order)}`);
+    } catch (e) {
+      showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -61,7 +85,7 @@ export default function MonthEquityPayPage() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          next();
+          void next();
         }}
       >
         <h2 className="bt-h2">{t('pack.title')}</h2>
@@ -121,7 +145,28 @@ export default function MonthEquityPayPage() {
             <dd className="num" data-testid="pack-amount">{order ? displayMoney(priceOf(order, catalogue.data)) : '--'}</dd>
           </div>
         </dl>
-        <Button type="submit" block data-testid="pack-next">{t('pack.next')}</Button>
+        <label className="check" data-testid="pack-auto-renew-row">
+          <input type="checkbox" checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)} data-testid="pack-auto-renew" />
+          <span>{t('pack.autoRenew')}</span>
+        </label>
+        {needMonth ? (
+          <label className="check">
+            <input type="checkbox" checked={agreeMonth} onChange={(e) => { setAgreeMonth(e.target.checked); setAgreeError(undefined); }} data-testid="pack-agree-month" />
+            <span>
+              {t('agree.prefix')} <Link to={AGREEMENT_PATHS.monthEquity} data-testid="pack-read-month">{t('agree.monthEquity')}</Link>
+            </span>
+          </label>
+        ) : null}
+        {needAuto ? (
+          <label className="check">
+            <input type="checkbox" checked={agreeAuto} onChange={(e) => { setAgreeAuto(e.target.checked); setAgreeError(undefined); }} data-testid="pack-agree-auto" />
+            <span>
+              {t('agree.prefix')} <Link to={AGREEMENT_PATHS.autoSubscribe} data-testid="pack-read-auto">{t('agree.autoSubscribe')}</Link>
+            </span>
+          </label>
+        ) : null}
+        {agreeError ? <p className="field-error" role="alert" data-testid="pack-agree-error">{agreeError}</p> : null}
+        <Button type="submit" block busy={busy} data-testid="pack-next">{t('pack.next')}</Button>
         <Link className="btn btn-ghost btn-block" to={EQUITY_PATH}>{t('pay.backToBenefits')}</Link>
       </form>
     </div>

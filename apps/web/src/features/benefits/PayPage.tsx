@@ -81,7 +81,7 @@ export default function PayPage() {
     setBusy(true);
     try {
       if (order.item === 'unlock') await unlock({ paidPwd, idempotencyKey: key });
-      else await buy({ kind: order.item, market: order.market, quantity: order.quantity, months: order.months, autoRenew: false, paidPwd, idempotencyKey: key });
+      else await buy({ kind: order.item, market: order.market, quantity: order.quantity, months: order.months, autoRenew: order.autoRenew, paidPwd, idempotencyKey: key });
       await afterPurchase(queryClient);
       showToast(t('pay.done'), 'success');
       void navigate(EQUITY_PATH, { replace: true });
@@ -113,6 +113,7 @@ export default function PayPage() {
           <OrderTitle order={order} daysPerMonth={catalogue.data.daysPerMonth} />
         </h2>
         {order.item === 'unlock' ? <p className="bt-sub">{t('unlock.gives')}</p> : null}
+        {order.item !== 'unlock' && order.autoRenew ? <p className="bt-sub" data-testid="pay-auto-renew">{t('pay.autoRenewOn')}</p> : null}
         <dl className="bf-figures">
           <div>
             <dt>{t('pay.amount')}</dt>

@@ -1,7 +1,7 @@
 // Calls of the benefit screens (paths of packages/contracts/src/benefits.ts, docs/api.md "Benefits")
 // and their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { EquityBuyBody, EquityCatalogue, EquityPurchase, EquityPurchases, EquityRights, EquityUnlockBody, WalletInfo } from '@lq/contracts';
+import { AGREEMENT_VERSIONS, type Agreement, type EquityAgreements, type EquityBuyBody, type EquityCatalogue, type EquityPurchase, type EquityPurchases, type EquityRights, type EquityUnlockBody, type WalletInfo } from '@lq/contracts';
 import { api } from '../../lib/session';
 
 export const PATHS = {
@@ -11,6 +11,9 @@ export const PATHS = {
   unlock: 'user/api/equity/unlock',
   buy: 'user/api/equity/buy',
   walletInfo: 'user/api/wallet/info',
+  agreements: 'user/api/equity/agreements',
+  accept: 'user/api/equity/agreements/accept',
+  autoRenew: 'user/api/equity/auto-renew',
 } as const;
 
 export const EQUITY_PATH = '/pages/equity/index';
@@ -52,3 +55,21 @@ export function buy(body: EquityBuyBody) {
 export async function afterPurchase(queryClient: QueryClient): Promise<void> {
   await Promise.all(['equity', 'wallet', 'robot-seats'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
 }
+
+export function useAgreements() {
+  return useQuery({ queryKey: ['equity', 'agreements'], queryFn: () => api.get<EquityAgreements>(PATHS.agreements) });
+}
+
+/** Records that the user accepted the version of `agreement` in force (the one the page links to). */
+export function acceptAgreement(agreement: Agreement) {
+  return api.post<EquityAgreements>(PATHS.accept, { agreement, version: AGREEMENT_VERSIONS[agreement] });
+}
+
+export function switchAutoRenew(id: number, autoRenew: boolean) {
+  return api.post<EquityPurchase>(PATHS.autoRenew, { id, autoRenew });
+}
+
+export const AGREEMENT_PATHS: Record<Agreement, string> = {
+  monthEquity: '/pages/agreement/monthEquity/monthEquity',
+  autoSubscribe: '/pages/agreement/autoSubscribe/index',
+};

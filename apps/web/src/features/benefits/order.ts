@@ -4,7 +4,7 @@
 import { BENEFIT_MARKETS, PACK_KINDS, PACK_MONTHS, PACK_QUANTITY, formatMoney, parseMoney, type EquityCatalogue, type PackKind } from '@lq/contracts';
 
 export type Market = (typeof BENEFIT_MARKETS)[number];
-export type Order = { item: 'unlock' } | { item: PackKind; market: Market; quantity: number; months: number };
+export type Order = { item: 'unlock' } | { item: PackKind; market: Market; quantity: number; months: number; autoRenew: boolean };
 
 const whole = (text: string | null, min: number, max: number): number | undefined => {
   if (text === null || !/^\d{1,4}$/.test(text)) return undefined;
@@ -23,12 +23,14 @@ export function orderFrom(search: string): Order | undefined {
   const quantity = whole(q.get('quantity'), PACK_QUANTITY.min, PACK_QUANTITY.max);
   const months = whole(q.get('months'), PACK_MONTHS.min, PACK_MONTHS.max);
   if (quantity === undefined || months === undefined) return undefined;
-  return { item: item as PackKind, market: market as Market, quantity, months };
+  return { item: item as PackKind, market: market as Market, quantity, months, autoRenew: q.get('autoRenew') === '1' };
 }
 
 export function orderSearch(order: Order): string {
   if (order.item === 'unlock') return '?item=unlock';
-  return `?${new URLSearchParams({ item: order.item, market: order.market, quantity: String(order.quantity), months: String(order.months) }).toString()}`;
+  const q = new URLSearchParams({ item: order.item, market: order.market, quantity: String(order.quantity), months: String(order.months) });
+  if (order.autoRenew) q.set('autoRenew', '1');
+  return `?${q.toString()}`;
 }
 
 /** What the order costs at the catalogue's prices: a decimal string with 6 places. */

@@ -1,0 +1,21 @@
+// The benefits' schedule: every minute, packs due are renewed (renewals.ts) and the owners of failed
+// renewals are mailed. A stately queue: one pass at a time, whatever the number of workers.
+import type { JobContext } from '../platform/jobs';
+import type { OutgoingMail } from '../platform/mail';
+import { notifyFailedRenewals, renewDue } from './renewals';
+
+export const RENEW_QUEUE = 'benefits-renew';
+
+export function startBenefitJobs(send: (mail: OutgoingMail) => Promise<void>) {
+  return async ({ boss, database, log, work }: JobContext): Promise<void> => {
+    await boss.createQueue(RENEW_QUEUE, { name: RENEW_QUEUE, policy: 'stately' });
+    if (!work) return;
+    await boss.work(RENEW_QUEUE, async () => {
+      const r = await renewDue(database.db);
+      const told = await notifyFailedRenewals(database.db, send);
+      if (r.renewed > 0 || r.failed > 0 || told > 0) log.info({ ...r, told }, 'benefit renewals');
+    });
+    await boss.schedule(RENEW_QUEUE, '* * * * *');
+    await boss.send(RENEW_QUEUE, {});
+  };
+}
