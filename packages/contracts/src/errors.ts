@@ -102,6 +102,7 @@ export const ERRORS = {
   AGREEMENT_REQUIRED: { code: 'A0382', status: 409 },
   AGREEMENT_VERSION: { code: 'A0383', status: 409 },
   BENEFIT_STATE: { code: 'A0384', status: 409 },
+  ACCOUNT_NOT_RELEASABLE: { code: 'A0385', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -336,6 +336,10 @@ export const tradingAccounts = pgTable(
     leverage: integer('leverage').notNull().default(10),
     frozen: boolean('frozen').notNull().default(false),
     frozenReason: text('frozen_reason'),
+    /** Seat expiry (robots/seat-expiry.ts): when it froze the account, when the owner was mailed, when they released it. */
+    frozenAt: timestamp('frozen_at', { withTimezone: true }),
+    freezeNotifiedAt: timestamp('freeze_notified_at', { withTimezone: true }),
+    unfrozenAt: timestamp('unfrozen_at', { withTimezone: true }),
     /** Last key check: {canTrade, canWithdraw, ipRestricted, oneWay, crossMargin, warnings, checkedAt}. */
     keyCheck: jsonb('key_check'),
     /** MT5: SHA-256 of the bridge token (shown once), the login/server the first hello bound it to. */

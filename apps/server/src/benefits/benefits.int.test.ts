@@ -46,7 +46,7 @@ const revenue = async () => {
   const [row] = await t.database.exec<{ posted: string }>(`select posted::text as posted from ledger_accounts where code = 'platform:revenue'`);
   return BigInt(row?.posted ?? '0');
 };
-type Purchase = { id: number; item: string; market: string | null; quantity: number; months: number | null; amount: string; autoRenew: boolean; state: string; purchasedAt: number; expiresAt: number | null };
+type Purchase = { id: number; item: string; market: string | null; quantity: number; months: number | null; amount: string; autoRenew: boolean; state: string; purchasedAt: number; expiresAt: number | null; renewals: number; renewalFailedAt: number | null };
 const purchases = async (u: RegisteredUser) => (await t.call('GET', '/user/api/equity/purchases', { token: u.token })).json<Envelope<{ list: Purchase[]; total: number }>>().data;
 
 async function ops(args: string[]): Promise<{ code: number; out: string[] }> {

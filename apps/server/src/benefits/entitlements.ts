@@ -4,7 +4,7 @@
 // `unlock`) + live packs + unexpired operator grants (`seat` / `backtest_slot`, of the market or of
 // both: market null). Nothing is free: without the unlock or a grant a user owns none.
 import { DATA_SOURCES, UNLOCK_GIVES, type AccountMarket, type EquityRights } from '@lq/contracts';
-import { rowsOf, sql, type Database } from '@lq/db';
+import { rowsOf, sql, type Database, type SQL } from '@lq/db';
 
 export type Market = AccountMarket;
 type Runner = Pick<Database, 'execute'>;
@@ -48,6 +48,18 @@ async function owned(db: Runner, userId: number, kind: 'seat' | 'slot', market: 
 export async function seatsOwned(db: Runner, userId: number, market: Market): Promise<number> {
   return (await owned(db, userId, 'seat', market, await isUnlocked(db, userId))).owned;
 }
+
+/**
+ * The seats a user owns on a market as one SQL expression over `user` and `market` columns (for
+ * set-based checks over many users, robots/seat-expiry.ts); the same sum as `seatsOwned`.
+ */
+export const seatsOwnedSql = (user: SQL, market: SQL): SQL => sql`(
+  (case when exists (select 1 from benefit_purchases up where up.user_id = ${user} and up.item = 'unlock')
+          or exists (select 1 from entitlement_grants ug where ug.user_id = ${user} and ug.kind = 'unlock' and (ug.expires_at is null or ug.expires_at > now()))
+        then ${UNLOCK_GIVES.seat} else 0 end)
+  + coalesce((select sum(sp.quantity) from benefit_purchases sp where sp.user_id = ${user} and sp.item = 'seat' and sp.market = ${market} and sp.expires_at > now()), 0)
+  + coalesce((select sum(sg.quantity) from entitlement_grants sg where sg.user_id = ${user} and sg.kind = 'seat' and (sg.market is null or sg.market = ${market}) and (sg.expires_at is null or sg.expires_at > now())), 0)
+)::int`;
 
 export async function slotsOwned(db: Runner, userId: number, market: Market): Promise<number> {
   return (await owned(db, userId, 'slot', market, await isUnlocked(db, userId))).owned;

@@ -2,14 +2,18 @@
 // tickers. The runner area drives them.
 import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
+import { startRobotJobs } from './jobs';
 import { robotRoutes } from './routes';
 
 export const robotsPlugin = fp(
   async (app) => {
-    robotRoutes(app, platformDeps(app));
+    const deps = platformDeps(app);
+    robotRoutes(app, deps);
+    app.jobs.add('robots', startRobotJobs((mail) => deps.mailer.send(mail)));
     return Promise.resolve();
   },
   { name: 'robots' },
 );
 
 export { ROBOT_OPS } from './ops';
+export { enforceSeats, notifyFrozenAccounts, SEAT_EXPIRED } from './seat-expiry';

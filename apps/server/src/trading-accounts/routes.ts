@@ -22,6 +22,7 @@ import {
   listAccounts,
   overviewOf,
   recheckAccount,
+  releaseAccount,
   rotateBridgeToken,
   unbindAccount,
   type TradingAccountDeps,
@@ -121,6 +122,21 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
       await unbindAccount(svc, req.auth!.user.id, req.query.id);
       return ok(req, null);
     },
+  );
+
+  r.post(
+    '/user/api/apikey/release',
+    {
+      schema: {
+        tags,
+        summary: 'Release an account frozen because its seat expired, once a seat of its market is free again (buy one first); robots can then start on it',
+        security: bearerAuth,
+        body: accountIdBody,
+        response: { 200: envelopeOf(accountItem), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await releaseAccount(svc, req.auth!.user.id, req.body.id)),
   );
 
   r.post(

@@ -30,6 +30,7 @@ import {
   isNull,
   ne,
   robots,
+  rowsOf,
   sql,
   tradingAccounts,
   type Database,
@@ -37,6 +38,7 @@ import {
 } from '@lq/db';
 import { VenueError, VenueRetryableError, VenueStopError, type KeyCheck } from '@lq/venues';
 import { RequestValidationError } from '../platform/http';
+import { seatsOwned } from '../benefits';
 import { openVenue, type TradingAccountCredentials } from './credentials';
 import { SecretDecryptError, sha256Hex, type SecretBox } from './secrets';
 
@@ -474,4 +476,33 @@ export async function rotateBridgeToken(deps: TradingAccountDeps, userId: number
     .returning();
   bridgeTokenEvents.emit('revoked', row.id);
   return { account: await itemOf(deps.db, updated), bridgeToken: token };
+}
+
+/** Why seat expiry froze an account (robots/seat-expiry.ts writes it). */
+const SEAT_EXPIRED_REASON = 'seatExpired';
+
+/**
+ * Unfreezes an account that seat expiry froze (robots/seat-expiry.ts), once the user owns a seat
+ * for it again: more seats on its market than unfrozen accounts holding one. Under the user's row
+ * lock, as robot creation and the freeze pass take it.
+ */
+export async function releaseAccount(deps: TradingAccountDeps, userId: number, id: number): Promise<AccountItem> {
+  const row = await getOwnAccount(deps.db, userId, id);
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from users where id = ${userId} for update`);
+    const [now] = await tx.select().from(tradingAccounts).where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)));
+    if (!now?.frozen || now.frozenReason !== SEAT_EXPIRED_REASON) throw new AppError('ACCOUNT_NOT_RELEASABLE', {}, 'id');
+    const market = now.market as AccountMarket;
+    const [{ used }] = rowsOf<{ used: number }>(
+      await tx.execute(sql`select count(distinct r.account_id)::int as used from robots r join trading_accounts a on a.id = r.account_id
+        where r.user_id = ${userId} and r.market = ${market} and r.status in ('running', 'paused', 'stopping') and not a.frozen`),
+    );
+    const total = await seatsOwned(tx, userId, market);
+    if (Number(used) >= total) throw new AppError('NO_FREE_SEAT', { market, used: Number(used), total }, 'id');
+    await tx
+      .update(tradingAccounts)
+      .set({ frozen: false, frozenReason: null, unfrozenAt: new Date(), updatedAt: new Date() })
+      .where(eq(tradingAccounts.id, row.id));
+  });
+  return itemOf(deps.db, await getOwnAccount(deps.db, userId, id));
 }

@@ -17,7 +17,7 @@ import { ErrorView, Spinner } from '../../components/Views';
 import { useAppStore } from '../../lib/store';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
-import { BIND_MARKET_PATH, editAccount, invalidateAccounts, isMarket, listPath, MARKETS, marketOfDataSource, recheckAccount, rotateToken, unbindAccount, useAccounts } from './api';
+import { BIND_MARKET_PATH, editAccount, invalidateAccounts, isMarket, listPath, MARKETS, marketOfDataSource, recheckAccount, releaseAccount, rotateToken, unbindAccount, useAccounts } from './api';
 import { BridgeTag, TokenPanel, Warnings } from './ui';
 import './apikey.css';
 
@@ -85,6 +85,12 @@ export default function ApiListPage() {
                   showToast(t('list.checked'), 'success');
                 })
               }
+              onRelease={() =>
+                void run(a.id, async () => {
+                  await releaseAccount(a.id);
+                  showToast(t('list.released'), 'success');
+                })
+              }
               onRotate={() =>
                 void run(a.id, async () => {
                   const r = await rotateToken(a.id);
@@ -127,7 +133,10 @@ export default function ApiListPage() {
   );
 }
 
-function AccountCard(props: { account: AccountItem; busy: boolean; onEdit: () => void; onUnbind: () => void; onCheck: () => void; onRotate: () => void }) {
+/** The reason seat expiry writes when it freezes an account (server robots/seat-expiry.ts). */
+const SEAT_EXPIRED = 'seatExpired';
+
+function AccountCard(props: { account: AccountItem; busy: boolean; onEdit: () => void; onUnbind: () => void; onCheck: () => void; onRotate: () => void; onRelease: () => void }) {
   const { t } = useTranslation('apikey');
   const a = props.account;
   return (
@@ -138,7 +147,7 @@ function AccountCard(props: { account: AccountItem; busy: boolean; onEdit: () =>
           <small>{t(`exchange.${a.exchange}`)}{a.remark ? ` · ${a.remark}` : ''}</small>
         </div>
         <div className="ak-actions">
-          {a.frozen ? <span className="ak-tag ak-tag-frozen" data-testid="account-frozen" title={a.frozenReason ?? undefined}>{t('list.frozen')}</span> : null}
+          {a.frozen ? <span className="ak-tag ak-tag-frozen" data-testid="account-frozen" title={a.frozenReason === SEAT_EXPIRED ? t('list.seatExpired') : (a.frozenReason ?? undefined)}>{t('list.frozen')}</span> : null}
           {a.bridge ? <BridgeTag bridge={a.bridge} /> : null}
         </div>
       </div>
@@ -170,7 +179,18 @@ function AccountCard(props: { account: AccountItem; busy: boolean; onEdit: () =>
           </div>
         ) : null}
       </dl>
-      {a.frozen && a.frozenReason ? <p className="ak-secure">{a.frozenReason}</p> : null}
+      {a.frozen && a.frozenReason === SEAT_EXPIRED ? (
+        // Frozen by seat expiry: buy a seat of this market, then release it here.
+        <div className="bt-notice" role="status" data-testid="account-seat-expired">
+          <p>{t('list.seatExpired')}</p>
+          <div className="ak-actions">
+            <Link className="btn btn-secondary" to={`/pages/equity/monthEquityPay?kind=seat&market=${a.market}`} data-testid="account-buy-seat">{t('list.buySeat')}</Link>
+            <Button busy={props.busy} onClick={props.onRelease} data-testid="account-release">{t('list.release')}</Button>
+          </div>
+        </div>
+      ) : a.frozen && a.frozenReason ? (
+        <p className="ak-secure">{a.frozenReason}</p>
+      ) : null}
       <Warnings warnings={a.warnings} />
       <div className="ak-actions">
         <Button variant="secondary" onClick={props.onEdit} data-testid="account-edit">{t('list.edit')}</Button>

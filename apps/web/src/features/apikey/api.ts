@@ -21,6 +21,7 @@ export const PATHS = {
   edit: 'user/api/apikey/edit',
   unbind: 'user/api/apikey/unbind',
   check: 'user/api/apikey/check',
+  release: 'user/api/apikey/release',
   rotate: 'user/api/apikey/rotate-token',
 } as const;
 
@@ -150,4 +151,6 @@ export async function editAccount(account: AccountItem, v: EditValues): Promise<
 
 export const unbindAccount = (id: number) => api.request<null>('DELETE', PATHS.unbind, { query: { id } });
 export const recheckAccount = (id: number) => api.post<AccountItem>(PATHS.check, { id });
+/** Unfreezes an account its seat expiry froze, once a seat of its market is free (bought). */
+export const releaseAccount = (id: number) => api.post<AccountItem>(PATHS.release, { id });
 export const rotateToken = (id: number) => api.post<AccountBindResult>(PATHS.rotate, { id });
