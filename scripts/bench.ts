@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits]`: engine, recommendation,
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits]`: engine, recommendation,
 // API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -206,6 +206,12 @@ await section('ledger', async () =>
   (await import('../apps/server/src/wallet/bench')).benchLedger({ postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL }),
 );
 await section('deposits', async () => (await import('../apps/server/src/deposits/bench')).benchDeposits());
+await section('benefits', async () =>
+  (await import('../apps/server/src/benefits/bench')).benchBenefits({
+    postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
+    packs: process.env.BENCH_PACKS ? Number(process.env.BENCH_PACKS) : undefined,
+  }),
+);
 clearInterval(trackRss);
 result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
 

@@ -6,6 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { SMTPServer } from 'smtp-server';
 import { createTestDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
 import { buildApp, loadConfig, type Config } from '../src';
+import { hashSecret } from '../src/users';
+import { adjustWallet } from '../src/wallet';
 
 export interface ReceivedMail {
   to: string[];
@@ -277,4 +279,20 @@ export async function grantUnlock(t: Pick<TestApp, 'database'>, mail: string): P
     `insert into entitlement_grants (user_id, kind, quantity, origin, note) select id, 'unlock', 1, 'operator', 'test' from users where mail = $1`,
     [mail.toLowerCase()],
   );
+}
+
+/** The payment password `payingUser` sets. */
+export const PAY_PASSWORD = '123456';
+
+/**
+ * A registered user with the payment password PAY_PASSWORD and `balance` micro-Lightning in the
+ * balance wallet (an operator adjustment): what the money tests (withdrawals, benefits) start from.
+ */
+export async function payingUser(t: TestApp, balance: bigint): Promise<RegisteredUser & { id: number }> {
+  const u = await registerUser(t);
+  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
+  const id = Number(row.id);
+  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret(PAY_PASSWORD)]);
+  if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `test-fund-${id}` });
+  return { ...u, id };
 }

@@ -3,8 +3,7 @@
 // key with another body is 409); every bad input refused with the field named and nothing charged;
 // two unlocks at once charge once. `verifyLedger` after each.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { hashSecret } from '../users';
+import { PAY_PASSWORD, payingUser as payingTestUser, startTestApp, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { adjustWallet, verifyLedger } from '../wallet';
 import { readFileSync } from 'node:fs';
 import { BENEFIT_OPS } from './ops';
@@ -18,15 +17,7 @@ afterEach(async () => {
 });
 afterAll(() => t?.close());
 
-const PAY_PASSWORD = '123456';
-async function payingUser(balance: bigint): Promise<RegisteredUser & { id: number }> {
-  const u = await registerUser(t);
-  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
-  const id = Number(row.id);
-  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret(PAY_PASSWORD)]);
-  if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `bf-test-fund-${id}` });
-  return { ...u, id };
-}
+const payingUser = (balance: bigint) => payingTestUser(t, balance);
 
 let seq = 0;
 const key = () => `bf-key-${Date.now()}-${++seq}`;

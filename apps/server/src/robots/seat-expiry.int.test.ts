@@ -6,9 +6,8 @@
 // released, a robot starts on it again. An auto-renewing pack renewed in the same pass freezes
 // nothing. `verifyLedger` after each.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
-import { hashSecret } from '../users';
-import { adjustWallet, verifyLedger } from '../wallet';
+import { payingUser as payingTestUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
+import { verifyLedger } from '../wallet';
 import { enforceSeats } from './seat-expiry';
 
 let t: TestApp;
@@ -26,14 +25,7 @@ interface User extends RegisteredUser {
 let seq = 0;
 const key = () => `se-key-${Date.now()}-${++seq}`;
 
-async function payingUser(balance: bigint): Promise<User> {
-  const u = await registerUser(t);
-  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
-  const id = Number(row.id);
-  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret('123456')]);
-  await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `se-fund-${id}` });
-  return { ...u, id };
-}
+const payingUser = (balance: bigint): Promise<User> => payingTestUser(t, balance);
 const post = (u: RegisteredUser, url: string, body: Record<string, unknown>) => t.call('POST', url, { token: u.token, body, lang: 'en_US' });
 async function ready(u: User): Promise<void> {
   expect((await post(u, '/user/api/equity/unlock', { paidPwd: '123456', idempotencyKey: key() })).statusCode).toBe(200);

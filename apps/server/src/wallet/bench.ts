@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createScratchDatabase, openDatabase, sql, type DatabaseHandle } from '@lq/db';
 import { postEntry, rebateToBalance, verifyLedger } from './ledger';
 import { walletRecordsOf } from './service';
+import { load, type Load } from '../platform/bench-load';
 import { vacuumTables } from '../platform/maintenance';
 import { insertUser } from './test-helpers';
 
@@ -21,32 +22,6 @@ const ROUNDS = 3;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const percentile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))], 2);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-interface Load {
-  perSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-}
-
-/** Runs `op(i)` for i < n with `clients` in flight; the rate and the latencies' p50, p99 and max. */
-async function load(n: number, clients: number, op: (i: number) => Promise<unknown>): Promise<Load> {
-  const latencies: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      for (let i = next++; i < n; i = next++) {
-        const t0 = performance.now();
-        await op(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { perSecond: Math.round(n / seconds), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: percentile(latencies, 1) };
-}
 
 /** Every round, and the median round's rate and p99. */
 const summary = (rounds: Load[]) => ({ perSecond: median(rounds.map((r) => r.perSecond)), p99Ms: median(rounds.map((r) => r.p99Ms)), rounds });
