@@ -10,6 +10,8 @@ import { INPUT_MAX_DEFAULT } from './constants';
 // encrypted and shown masked (last 4). Secrets are write-only: no answer ever contains them.
 
 export const ACCOUNT_MARKETS = ['forex', 'crypto'] as const;
+/** Why seat expiry froze an account and stopped its robots (`frozenReason`, robots' `stopReason`). */
+export const SEAT_EXPIRED = 'seatExpired';
 export type AccountMarket = (typeof ACCOUNT_MARKETS)[number];
 export const CRYPTO_EXCHANGES = ['binance', 'okx'] as const;
 export type CryptoExchange = (typeof CRYPTO_EXCHANGES)[number];

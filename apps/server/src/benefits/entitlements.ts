@@ -46,12 +46,14 @@ async function owned(db: Runner, userId: number, kind: 'seat' | 'slot', market: 
 }
 
 export async function seatsOwned(db: Runner, userId: number, market: Market): Promise<number> {
-  return (await owned(db, userId, 'seat', market, await isUnlocked(db, userId))).owned;
+  const [row] = rowsOf<{ owned: number }>(await db.execute(sql`select ${seatsOwnedSql(sql`${userId}::bigint`, sql`${market}::text`)} as owned`));
+  return Number(row?.owned ?? 0);
 }
 
 /**
- * The seats a user owns on a market as one SQL expression over `user` and `market` columns (for
- * set-based checks over many users, robots/seat-expiry.ts); the same sum as `seatsOwned`.
+ * The seats a user owns on a market as one SQL expression over `user` and `market` (columns, for
+ * set-based checks over many users in robots/seat-expiry.ts, or values): the sum `owned` also
+ * makes for the rights page, where it needs each part's expiry too.
  */
 export const seatsOwnedSql = (user: SQL, market: SQL): SQL => sql`(
   (case when exists (select 1 from benefit_purchases up where up.user_id = ${user} and up.item = 'unlock')

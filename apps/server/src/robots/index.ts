@@ -16,4 +16,4 @@ export const robotsPlugin = fp(
 );
 
 export { ROBOT_OPS } from './ops';
-export { enforceSeats, notifyFrozenAccounts, SEAT_EXPIRED } from './seat-expiry';
+export { enforceSeats, notifyFrozenAccounts } from './seat-expiry';

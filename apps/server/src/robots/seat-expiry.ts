@@ -6,14 +6,12 @@
 // Each (user, market) is settled in one transaction under the user's row lock (the lock robot
 // creation takes): run twice, or killed at any line, it never leaves a frozen account with a robot
 // still running, nor freezes more than the excess.
-import { translate, type Locale } from '@lq/contracts';
+import { SEAT_EXPIRED, translate, type Locale } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
-import { renewDue, seatsOwnedSql, type Market } from '../benefits';
+import { renewDue, seatsOwned, seatsOwnedSql, type Market } from '../benefits';
 import type { OutgoingMail } from '../platform/mail';
 import { notifyRunner } from './service';
 
-/** The stop and freeze reason (robot.reason.seatExpired / apikey list.frozenReason.seatExpired on the web). */
-export const SEAT_EXPIRED = 'seatExpired';
 
 /** (user, market) pairs holding more seats with unfrozen accounts than they own. */
 async function overSeated(db: Pick<Database, 'execute'>): Promise<Array<{ userId: number; market: Market }>> {
@@ -39,8 +37,7 @@ async function settle(db: Database, userId: number, market: Market): Promise<{ a
           and exists (select 1 from robots r where r.account_id = a.id and r.status in ('running', 'paused', 'stopping'))
         order by a.created_at desc, a.id desc`),
     );
-    const [{ owned }] = rowsOf<{ owned: number }>(await tx.execute(sql`select ${seatsOwnedSql(sql`${userId}::bigint`, sql`${market}::text`)} as owned`));
-    const excess = holders.length - Number(owned);
+    const excess = holders.length - (await seatsOwned(tx, userId, market));
     if (excess <= 0) return { accounts: 0, robots: [] };
     const freeze = holders.slice(0, excess).map((h) => Number(h.id));
     const stopped: number[] = [];

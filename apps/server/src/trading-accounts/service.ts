@@ -10,6 +10,7 @@ import {
   AppError,
   BRIDGE_OFFLINE_AFTER_MS,
   EXCHANGES_OF_MARKET,
+  SEAT_EXPIRED,
   marketOfExchange,
   type AccountBindBody,
   type AccountBindResult,
@@ -478,9 +479,6 @@ export async function rotateBridgeToken(deps: TradingAccountDeps, userId: number
   return { account: await itemOf(deps.db, updated), bridgeToken: token };
 }
 
-/** Why seat expiry froze an account (robots/seat-expiry.ts writes it). */
-const SEAT_EXPIRED_REASON = 'seatExpired';
-
 /**
  * Unfreezes an account that seat expiry froze (robots/seat-expiry.ts), once the user owns a seat
  * for it again: more seats on its market than unfrozen accounts holding one. Under the user's row
@@ -491,7 +489,7 @@ export async function releaseAccount(deps: TradingAccountDeps, userId: number, i
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select id from users where id = ${userId} for update`);
     const [now] = await tx.select().from(tradingAccounts).where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)));
-    if (!now?.frozen || now.frozenReason !== SEAT_EXPIRED_REASON) throw new AppError('ACCOUNT_NOT_RELEASABLE', {}, 'id');
+    if (!now?.frozen || now.frozenReason !== SEAT_EXPIRED) throw new AppError('ACCOUNT_NOT_RELEASABLE', {}, 'id');
     const market = now.market as AccountMarket;
     const [{ used }] = rowsOf<{ used: number }>(
       await tx.execute(sql`select count(distinct r.account_id)::int as used from robots r join trading_accounts a on a.id = r.account_id

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, type AccountItem, type AccountMarket } from '@lq/contracts';
+import { ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, SEAT_EXPIRED, type AccountItem, type AccountMarket } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
@@ -132,9 +132,6 @@ export default function ApiListPage() {
     </div>
   );
 }
-
-/** The reason seat expiry writes when it freezes an account (server robots/seat-expiry.ts). */
-const SEAT_EXPIRED = 'seatExpired';
 
 function AccountCard(props: { account: AccountItem; busy: boolean; onEdit: () => void; onUnbind: () => void; onCheck: () => void; onRotate: () => void; onRelease: () => void }) {
   const { t } = useTranslation('apikey');

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { EquityPurchase, EquityRights } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { ErrorView } from '../../components/Views';
 import { Sheet } from '../../components/Sheet';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
@@ -33,14 +34,7 @@ export default function EquityPage() {
 
   if (rights.isPending || catalogue.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
   if (rights.isError || catalogue.isError) {
-    return (
-      <div className="bt-page bf-page" data-testid="equity-page">
-        <div className="bt-empty">
-          <p>{tc('common.loadFailed')}</p>
-          <Button onClick={() => void Promise.all([rights.refetch(), catalogue.refetch()])}>{tc('common.retry')}</Button>
-        </div>
-      </div>
-    );
+    return <ErrorView message={tc('common.loadFailed')} onRetry={() => void Promise.all([rights.refetch(), catalogue.refetch()])} />;
   }
   const prices = catalogue.data.prices;
   return (

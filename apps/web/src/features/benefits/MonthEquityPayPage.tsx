@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { BENEFIT_MARKETS, marketOfDataSourceType, PACK_KINDS, PACK_MONTHS, PACK_QUANTITY, type PackKind } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { ErrorView } from '../../components/Views';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/toast';
 import { displayMoney } from '../../lib/money';
@@ -39,14 +40,7 @@ export default function MonthEquityPayPage() {
 
   if (catalogue.isPending || agreements.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
   if (catalogue.isError || agreements.isError) {
-    return (
-      <div className="bt-page bf-page">
-        <div className="bt-empty">
-          <p>{tc('common.loadFailed')}</p>
-          <Button onClick={() => void Promise.all([catalogue.refetch(), agreements.refetch()])}>{tc('common.retry')}</Button>
-        </div>
-      </div>
-    );
+    return <ErrorView message={tc('common.loadFailed')} onRetry={() => void Promise.all([catalogue.refetch(), agreements.refetch()])} />;
   }
   const n = /^\d{1,4}$/.test(quantity.trim()) ? Number(quantity.trim()) : NaN;
   const valid = Number.isInteger(n) && n >= PACK_QUANTITY.min && n <= PACK_QUANTITY.max;

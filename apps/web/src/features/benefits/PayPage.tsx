@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { PAY_PWD_LENGTH, parseMoney } from '@lq/contracts';
+import { PAY_PWD_LENGTH } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { ErrorView } from '../../components/Views';
 import { ApiError } from '../../lib/api';
 import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
@@ -57,14 +58,7 @@ export default function PayPage() {
   }
   if (catalogue.isPending || balance.isPending) return <div className="spinner" aria-label={tc('common.loading')} />;
   if (catalogue.isError || balance.isError) {
-    return (
-      <div className="bt-page bf-page" data-testid="pay-page">
-        <div className="bt-empty">
-          <p>{tc('common.loadFailed')}</p>
-          <Button onClick={() => void Promise.all([catalogue.refetch(), balance.refetch()])}>{tc('common.retry')}</Button>
-        </div>
-      </div>
-    );
+    return <ErrorView message={tc('common.loadFailed')} onRetry={() => void Promise.all([catalogue.refetch(), balance.refetch()])} />;
   }
 
   const amount = priceOf(order, catalogue.data);
@@ -164,7 +158,7 @@ export default function PayPage() {
             {error}
           </p>
         ) : null}
-        <Button type="submit" block busy={busy} disabled={noPayPwd || !!missing || parseMoney(amount) === undefined} data-testid="pay-submit">
+        <Button type="submit" block busy={busy} disabled={noPayPwd || !!missing} data-testid="pay-submit">
           {t('pay.submit', { amount: displayMoney(amount) })}
         </Button>
       </form>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEPOSIT_NETWORKS, formatMoney, parseMoney, type DepositNetwork, type RechargeItem } from '@lq/contracts';
+import { DEPOSIT_NETWORKS, parseMoney, type DepositNetwork, type RechargeItem } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
@@ -52,7 +52,7 @@ export default function RechargePage() {
     <div className="bt-page wl-page" data-testid="recharge-page">
       <section className="card wl-recharge" aria-labelledby="recharge-title">
         <h2 className="bt-h2" id="recharge-title">{t('recharge.title')}</h2>
-        {need ? <p className="bt-notice" role="status" data-testid="recharge-need">{t('recharge.need', { amount: displayMoney(formatMoney(parseMoney(need)!)) })}</p> : null}
+        {need ? <p className="bt-notice" role="status" data-testid="recharge-need">{t('recharge.need', { amount: displayMoney(need) })}</p> : null}
         <Link className="btn btn-secondary wl-buy-link" to="/pages/buyusd/buyusd" data-testid="recharge-buy-card">{t('recharge.buyCard')}</Link>
         <div className="wl-formats" role="radiogroup" aria-label={t('recharge.network')}>
           {DEPOSIT_NETWORKS.map((n) => (
