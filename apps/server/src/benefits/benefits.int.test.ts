@@ -354,4 +354,28 @@ describe('auto-renew', () => {
     await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', key: `bf-topup-${u.id}` });
     expect((await buy(u, pack({ quantity: 2, months: 1 }))).statusCode).toBe(200);
   });
+
+  it('several packs of one owner due in one pass are paid oldest expiry first while the balance lasts; the rest fail', async () => {
+    const u = await payingUser(150_000_000n);
+    await packReady(u); // the unlock: 100
+    await accept(u, 'autoSubscribe');
+    // 10 + 20 + 10 paid: 10 left, then due in the order c (oldest), a, b: c (20) and a (10) renew, b (10) fails.
+    const a = (await buy(u, pack({ quantity: 1, months: 1, autoRenew: true }))).json<Envelope<Purchase>>().data;
+    const c = (await buy(u, pack({ quantity: 2, months: 1, autoRenew: true }))).json<Envelope<Purchase>>().data;
+    const b = (await buy(u, pack({ quantity: 1, months: 1, autoRenew: true }))).json<Envelope<Purchase>>().data;
+    await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [c.id, 3]);
+    await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [a.id, 2]);
+    await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [b.id, 1]);
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', key: `bf-order-${u.id}` });
+    expect(await balanceOf(u)).toBe('30.000000');
+    expect(await renewals()).toEqual({ renewed: 2, failed: 1 });
+    expect(await balanceOf(u)).toBe('0.000000');
+    const states = Object.fromEntries((await purchases(u)).list.map((x) => [x.id, x.state]));
+    expect([states[c.id], states[a.id], states[b.id]]).toEqual(['active', 'active', 'expired']);
+    const rows = await t.database.exec<{ purchase_id: string | number; status: string; balance: string | null }>(
+      `select purchase_id, status, balance::text as balance from benefit_renewals where purchase_id = any($1::bigint[]) order by id`,
+      [`{${[a.id, b.id, c.id].join(',')}}`],
+    );
+    expect(rows.find((r) => Number(r.purchase_id) === b.id)).toMatchObject({ status: 'failed', balance: '0' });
+  });
 });

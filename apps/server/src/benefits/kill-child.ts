@@ -13,8 +13,9 @@ const [left] = await database.exec<{ n: number }>(`select count(*)::int as n fro
   and not exists (select 1 from benefit_renewals r where r.purchase_id = p.id and r.period = p.renewals + 1)`);
 process.stdout.write(`due ${left.n}\nready\n`);
 // No mail is sent here: what matters is that each owner is marked told once the pass is done.
+// Small renewal batches: many transactions for the kills to land between and inside.
 for (;;) {
-  const pass = await enforceSeats(database.db, async () => {});
+  const pass = await enforceSeats(database.db, async () => {}, { renewBatch: 1 });
   const told = await notifyFailedRenewals(database.db, async () => {});
   if (pass.renewed + pass.renewFailed + pass.frozen + pass.told + told === 0) break;
 }

@@ -77,7 +77,7 @@ describe('benefits under SIGKILL', () => {
     let landed = 0;
     for (let k = 0; k < KILLS; k++) {
       let output = '';
-      const finished = await runChild(5 + Math.floor(Math.random() * 120), (out) => (output = out));
+      const finished = await runChild(5 + Math.floor(Math.random() * 80), (out) => (output = out));
       if (!finished && Number(/due (\d+)/.exec(output)?.[1] ?? 0) > 0) landed++;
       if (finished) break;
     }

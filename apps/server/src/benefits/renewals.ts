@@ -2,12 +2,12 @@
 // expiry from the balance wallet, once per period. Period n of a purchase is attempted exactly once
 // (benefit_renewals, unique (purchase, period)): renewed — a ledger entry keyed
 // `benefit-renew:<purchase>:<n>`, the pack extended by its months from its old end — or failed (too
-// little balance): the pack expires and the user is mailed. Each renewal is one transaction: a
-// kill at any line leaves it undone or done, and a second run finds it done.
+// little balance): the pack expires and the user is mailed. Renewals are done in batches, each one
+// transaction (renewBatch).
 import { formatMoney, PACK_DAYS_PER_MONTH, translate, type Locale } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { OutgoingMail } from '../platform/mail';
-import { InsufficientFundsError, postEntry } from '../wallet';
+import { accountCode, postEntries } from '../wallet';
 import { pricesOf } from './service';
 
 interface Due {
@@ -26,66 +26,99 @@ export interface RenewResult {
   failed: number;
 }
 
-/** Renews one due pack (locked, checked again inside the transaction); undefined when it is not due any more. */
-async function renewOne(db: Database, purchaseId: number): Promise<'renewed' | 'failed' | undefined> {
+/**
+ * Renews up to `batch` due packs, oldest expiry first, in one transaction: the packs are locked
+ * (skipping those another pass holds), then every payer's balance wallet and platform revenue in id
+ * order, as every ledger writer takes them; each pack is paid in order from what its owner has left,
+ * or fails. All the renewals are then one batch ledger post and two set writes: a kill at any line
+ * leaves the batch undone or done, and a second pass finds it done. Answers the packs looked at.
+ */
+async function renewBatch(db: Database, batch: number, result: RenewResult): Promise<number> {
   return db.transaction(async (tx) => {
-    const [p] = rowsOf<Due>(
-      await tx.execute(sql`select id, user_id, item, market, quantity, months, renewals, expires_at from benefit_purchases
-        where id = ${purchaseId} and auto_renew and item <> 'unlock' and expires_at <= now() for update`),
+    const due = rowsOf<Due>(
+      await tx.execute(sql`select p.id, p.user_id, p.item, p.market, p.quantity, p.months, p.renewals, p.expires_at from benefit_purchases p
+        where p.auto_renew and p.item <> 'unlock' and p.expires_at <= now()
+          and not exists (select 1 from benefit_renewals r where r.purchase_id = p.id and r.period = p.renewals + 1)
+        order by p.expires_at, p.id limit ${batch} for update of p skip locked`),
     );
-    if (!p) return undefined;
-    const period = p.renewals + 1;
-    const [done] = rowsOf(await tx.execute(sql`select 1 from benefit_renewals where purchase_id = ${purchaseId} and period = ${period}`));
-    if (done) return undefined;
+    if (due.length === 0) return 0;
     const prices = await pricesOf(tx);
-    const amount = prices[p.item] * BigInt(p.quantity) * BigInt(p.months);
-    const userId = Number(p.user_id);
-    const start = new Date(p.expires_at);
-    const end = sql`${start.toISOString()}::timestamptz + make_interval(days => ${p.months * PACK_DAYS_PER_MONTH})`;
-    try {
-      const entry = await postEntry(tx, {
-        key: `benefit-renew:${purchaseId}:${period}`,
-        kind: 'purchase',
-        userId,
-        memo: `renewal ${period}: ${p.quantity} ${p.item} ${p.market} × ${p.months} month(s)`,
-        meta: { purchase: purchaseId, renewal: period, item: p.item, market: p.market, quantity: p.quantity, months: p.months, amount: formatMoney(amount) },
-        lines: [
-          { account: { userId, wallet: 'balance' }, amount: -amount },
-          { account: { platform: 'revenue' }, amount },
-        ],
-      });
-      await tx.execute(sql`insert into benefit_renewals (purchase_id, period, status, amount, entry_id, period_start, period_end)
-        values (${purchaseId}, ${period}, 'renewed', ${amount.toString()}::bigint, ${entry.id}, ${start.toISOString()}::timestamptz, ${end})`);
-      await tx.execute(sql`update benefit_purchases set renewals = ${period}, expires_at = ${end} where id = ${purchaseId}`);
-      return 'renewed';
-    } catch (e) {
-      if (!(e instanceof InsufficientFundsError)) throw e;
-      // Said once, kept: this period is not tried again, so the pack stays expired.
-      await tx.execute(sql`insert into benefit_renewals (purchase_id, period, status, amount, reason, balance, period_start, period_end)
-        values (${purchaseId}, ${period}, 'failed', ${amount.toString()}::bigint, 'insufficient balance', ${e.available.toString()}::bigint,
-          ${start.toISOString()}::timestamptz, ${end})`);
-      return 'failed';
+    const payers = [...new Set(due.map((p) => Number(p.user_id)))];
+    const codes = [...payers.map((u) => accountCode({ userId: u, wallet: 'balance' })), accountCode({ platform: 'revenue' })];
+    const available = new Map(
+      rowsOf<{ code: string; available: string }>(
+        await tx.execute(sql`select code, (posted - pending_out)::text as available from ledger_accounts
+          where code = any(${`{${codes.join(',')}}`}::text[]) order by id for update`),
+      ).map((r) => [r.code, BigInt(r.available)]),
+    );
+
+    const renewed: Array<{ p: Due; period: number; amount: bigint }> = [];
+    const failed: Array<{ p: Due; period: number; amount: bigint; balance: bigint }> = [];
+    for (const p of due) {
+      const amount = prices[p.item] * BigInt(p.quantity) * BigInt(p.months);
+      const code = accountCode({ userId: Number(p.user_id), wallet: 'balance' });
+      const has = available.get(code) ?? 0n;
+      if (has >= amount) {
+        available.set(code, has - amount);
+        renewed.push({ p, period: p.renewals + 1, amount });
+      } else {
+        // Said once, kept: this period is not tried again, so the pack stays expired.
+        failed.push({ p, period: p.renewals + 1, amount, balance: has });
+      }
     }
+    const entries = await postEntries(
+      tx,
+      renewed.map(({ p, period, amount }) => {
+        const userId = Number(p.user_id);
+        return {
+          key: `benefit-renew:${p.id}:${period}`,
+          kind: 'purchase',
+          userId,
+          memo: `renewal ${period}: ${p.quantity} ${p.item} ${p.market} × ${p.months} month(s)`,
+          meta: { purchase: Number(p.id), renewal: period, item: p.item, market: p.market, quantity: p.quantity, months: p.months, amount: formatMoney(amount) },
+          lines: [
+            { account: { userId, wallet: 'balance' as const }, amount: -amount },
+            { account: { platform: 'revenue' as const }, amount },
+          ],
+        };
+      }),
+    );
+
+    const all = [...renewed.map((r, i) => ({ ...r, status: 'renewed', entryId: entries[i].id, balance: null })), ...failed.map((f) => ({ ...f, status: 'failed', entryId: null }))];
+    const list = (xs: readonly unknown[]) => JSON.stringify(xs);
+    await tx.execute(sql`insert into benefit_renewals (purchase_id, period, status, amount, entry_id, reason, balance, period_start, period_end)
+      select r.purchase_id, r.period, r.status, r.amount, r.entry_id, case when r.status = 'failed' then 'insufficient balance' end, r.balance,
+             r.period_start, r.period_start + make_interval(days => r.months * ${PACK_DAYS_PER_MONTH})
+        from jsonb_to_recordset(${list(
+          all.map((r) => ({
+            purchase_id: Number(r.p.id),
+            period: r.period,
+            status: r.status,
+            amount: r.amount.toString(),
+            entry_id: r.entryId,
+            balance: r.balance === null ? null : r.balance.toString(),
+            period_start: new Date(r.p.expires_at).toISOString(),
+            months: r.p.months,
+          })),
+        )}::jsonb) as r(purchase_id bigint, period integer, status text, amount bigint, entry_id bigint, balance bigint, period_start timestamptz, months integer)`);
+    if (renewed.length > 0) {
+      // Extended from the old end, not from now: a pass that runs late does not shorten the period.
+      await tx.execute(sql`update benefit_purchases p set renewals = r.period, expires_at = p.expires_at + make_interval(days => p.months * ${PACK_DAYS_PER_MONTH})
+        from jsonb_to_recordset(${list(renewed.map((r) => ({ id: Number(r.p.id), period: r.period })))}::jsonb) as r(id bigint, period integer)
+        where p.id = r.id`);
+    }
+    result.renewed += renewed.length;
+    result.failed += failed.length;
+    return due.length;
   });
 }
 
-/** Renews every pack due now, oldest expiry first, in batches of `batch`. */
+/** Renews every pack due now, oldest expiry first, `batch` packs per transaction. */
 export async function renewDue(db: Database, options: { batch?: number } = {}): Promise<RenewResult> {
-  const batch = options.batch ?? 500;
+  const batch = options.batch ?? 1000;
   const result: RenewResult = { renewed: 0, failed: 0 };
-  for (;;) {
-    const due = rowsOf<{ id: string | number }>(
-      await db.execute(sql`select p.id from benefit_purchases p
-        where p.auto_renew and p.item <> 'unlock' and p.expires_at <= now()
-          and not exists (select 1 from benefit_renewals r where r.purchase_id = p.id and r.period = p.renewals + 1)
-        order by p.expires_at, p.id limit ${batch}`),
-    );
-    for (const { id } of due) {
-      const outcome = await renewOne(db, Number(id));
-      if (outcome) result[outcome]++;
-    }
-    if (due.length < batch) return result;
-  }
+  while ((await renewBatch(db, batch, result)) === batch);
+  return result;
 }
 
 /**

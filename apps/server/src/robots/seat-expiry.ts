@@ -88,8 +88,8 @@ export interface SeatPass {
  * One pass: renew what is due first (a pack renewed a minute late must not freeze anything), then
  * freeze the excess of every over-seated (user, market), then mail the owners.
  */
-export async function enforceSeats(db: Database, send: (mail: OutgoingMail) => Promise<void>): Promise<SeatPass> {
-  const renewed = await renewDue(db);
+export async function enforceSeats(db: Database, send: (mail: OutgoingMail) => Promise<void>, options: { renewBatch?: number } = {}): Promise<SeatPass> {
+  const renewed = await renewDue(db, { batch: options.renewBatch });
   const pass: SeatPass = { renewed: renewed.renewed, renewFailed: renewed.failed, frozen: 0, stopped: 0, told: 0 };
   for (const { userId, market } of await overSeated(db)) {
     const r = await settle(db, userId, market);

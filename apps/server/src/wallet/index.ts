@@ -18,6 +18,7 @@ export const walletPlugin = fp(
 export { WALLET_OPS } from './ops';
 export {
   postEntry,
+  postEntries,
   postPending,
   voidPending,
   userBalances,

@@ -9,6 +9,7 @@ import {
   EntryStateError,
   IdempotencyConflictError,
   InsufficientFundsError,
+  postEntries,
   postEntry,
   postPending,
   rebateToBalance,
@@ -130,6 +131,45 @@ describe('ledger basics', () => {
       expect(await voidPending(tx, open.id, 'race-last-void')).toMatchObject({ status: 'voided', replayed: false });
     });
     expect((await userBalances(database.db, u)).balance.pendingOut).toBe(0n);
+  });
+
+  it('a batch posts every entry in order with running balances, replays, and is refused whole when one line overdraws', async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    await postEntry(database.db, credit('batch-fund', a, 'balance', 10n));
+    const spend = (key: string, userId: number, amount: bigint): EntryCommand => ({
+      key,
+      kind: 'purchase',
+      userId,
+      lines: [
+        { account: { userId, wallet: 'balance' }, amount: -amount },
+        { account: { platform: 'revenue' }, amount },
+      ],
+    });
+    // b's wallet does not exist yet: the batch creates it; a spends 4 then 6, exactly what it has.
+    const batch = [spend('batch-1', a, 4n), credit('batch-2', b, 'balance', 3n), spend('batch-3', a, 6n), spend('batch-4', b, 3n)];
+    const posted = await postEntries(database.db, batch);
+    expect(posted.map((r) => r.replayed)).toEqual([false, false, false, false]);
+    const after = await database.exec<{ key: string; balance_after: string }>(
+      `select e.idempotency_key as key, l.balance_after::text as balance_after from ledger_lines l join ledger_entries e on e.id = l.entry_id
+        where e.idempotency_key like 'batch-_' and l.user_id is not null order by l.id`,
+    );
+    expect(after).toEqual([
+      { key: 'batch-1', balance_after: '6' },
+      { key: 'batch-2', balance_after: '3' },
+      { key: 'batch-3', balance_after: '0' },
+      { key: 'batch-4', balance_after: '0' },
+    ]);
+    // The same batch again: replayed, nothing written; a key with another body: refused.
+    expect((await postEntries(database.db, batch)).map((r) => [r.id, r.replayed])).toEqual(posted.map((r) => [r.id, true]));
+    await expect(postEntries(database.db, [spend('batch-1', a, 5n)])).rejects.toBeInstanceOf(IdempotencyConflictError);
+    // One overdraft anywhere refuses the whole batch, naming the wallet and what it had at that line.
+    await postEntry(database.db, credit('batch-fund-2', a, 'balance', 5n));
+    const refused = await postEntries(database.db, [spend('batch-5', a, 2n), spend('batch-6', a, 4n)]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InsufficientFundsError);
+    expect(refused).toMatchObject({ account: `user:${a}:balance`, available: 3n, needed: 4n });
+    expect(await database.exec(`select 1 from ledger_entries where idempotency_key in ('batch-5', 'batch-6')`)).toEqual([]);
+    expect((await userBalances(database.db, a)).balance.posted).toBe(5n);
+    await expect(postEntries(database.db, [spend('batch-7', a, 1n), spend('batch-7', a, 1n)])).rejects.toThrow(/twice in one batch/);
   });
 
   it('the database itself refuses a user wallet below zero', async () => {

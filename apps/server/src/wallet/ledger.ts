@@ -179,6 +179,75 @@ export async function postEntry(db: Database, cmd: EntryCommand): Promise<EntryR
   return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
 
+const POST_ENTRIES = `select n, entry_id::text as entry_id, entry_hash, replayed
+  from ledger_post_entries($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[],
+    $7::integer[], $8::text[], $9::text[], $10::bigint[], $11::bigint[])`;
+
+/**
+ * Posts many entries in one statement (`ledger_post_entries`, migration 0025): every account moves
+ * once per batch, so a pass over thousands of movements on one hot account (renewals into platform
+ * revenue) is not thousands of updates of one row. All or nothing: one entry short of funds refuses
+ * the batch (InsufficientFundsError) — callers check funds on locked accounts first. Replays answer
+ * as postEntry does; no holds here.
+ */
+export async function postEntries(db: Database, cmds: readonly EntryCommand[]): Promise<EntryResult[]> {
+  if (cmds.length === 0) return [];
+  const keys = new Set<string>();
+  const hashes: string[] = [];
+  const lineEntries: number[] = [];
+  const codes: string[] = [];
+  const kinds: string[] = [];
+  const owners: (number | null)[] = [];
+  const amounts: string[] = [];
+  cmds.forEach((cmd, i) => {
+    if (cmd.pending) throw new LedgerError(`entry ${cmd.key}: holds are posted one by one (postEntry)`);
+    if (keys.has(cmd.key)) throw new LedgerError(`entry ${cmd.key}: twice in one batch`);
+    keys.add(cmd.key);
+    checkLines(cmd);
+    hashes.push(requestHashOf(cmd));
+    for (const l of cmd.lines) {
+      const spec = accountRow(l.account);
+      lineEntries.push(i + 1);
+      codes.push(spec.code);
+      kinds.push(spec.kind);
+      owners.push(spec.userId);
+      amounts.push(l.amount.toString());
+    }
+  });
+  const values = [
+    cmds.map((c) => c.key),
+    hashes,
+    cmds.map((c) => c.kind),
+    cmds.map((c) => c.userId ?? null),
+    cmds.map((c) => c.memo ?? null),
+    cmds.map((c) => (c.meta ? JSON.stringify(c.meta) : null)),
+    lineEntries,
+    codes,
+    kinds,
+    owners,
+    amounts,
+  ];
+  let rows: Array<PostedRow & { n: number }>;
+  try {
+    const inTransaction = 'rollback' in db;
+    rows = inTransaction
+      ? await db.transaction((tx) => queryPrepared<PostedRow & { n: number }>(tx, 'ledger_post_entries', POST_ENTRIES, values))
+      : await queryPrepared<PostedRow & { n: number }>(db, 'ledger_post_entries', POST_ENTRIES, values);
+  } catch (e) {
+    const cause = databaseErrorOf(e);
+    if (cause?.code === 'LQ402') {
+      const [available, needed] = (cause.detail ?? '0 0').split(' ').map((x) => BigInt(x));
+      throw new InsufficientFundsError(cause.message ?? '', available, needed);
+    }
+    throw e;
+  }
+  return rows.map((row) => {
+    const i = Number(row.n) - 1;
+    if (row.replayed && row.entry_hash !== hashes[i]) throw new IdempotencyConflictError(cmds[i].key);
+    return { id: Number(row.entry_id), status: 'posted' as const, replayed: row.replayed };
+  });
+}
+
 /** The command moving `amount` from a user's rebate wallet to their balance wallet under `key`. */
 export const rebateToBalance = (key: string, userId: number, amount: bigint): EntryCommand => ({
   key,
