@@ -2,7 +2,7 @@
 // benefit agreement before the first pack, the auto-subscribe agreement before auto-renew is
 // switched on. What counts is the version in force (AGREEMENT_VERSIONS): a new text is accepted again.
 import { AGREEMENT_VERSIONS, AGREEMENTS, AppError, type Agreement, type EquityAgreementAcceptBody, type EquityAgreements } from '@lq/contracts';
-import { rowsOf, sql, type Database } from '@lq/db';
+import { rowsOf, sql, type Database, type SQL } from '@lq/db';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -25,9 +25,13 @@ export async function acceptAgreement(db: Runner, userId: number, body: EquityAg
   return agreementsOf(db, userId);
 }
 
+/** Whether the user accepted the version of `agreement` in force, as one SQL expression. */
+export const acceptedSql = (userId: number, agreement: Agreement): SQL =>
+  sql`exists (select 1 from agreement_acceptances where user_id = ${userId} and agreement = ${agreement} and version = ${AGREEMENT_VERSIONS[agreement]})`;
+
+export const agreementRequired = (agreement: Agreement) => new AppError('AGREEMENT_REQUIRED', { agreement }, 'agreement');
+
 export async function requireAccepted(db: Runner, userId: number, agreement: Agreement): Promise<void> {
-  const rows = rowsOf(
-    await db.execute(sql`select 1 from agreement_acceptances where user_id = ${userId} and agreement = ${agreement} and version = ${AGREEMENT_VERSIONS[agreement]}`),
-  );
-  if (rows.length === 0) throw new AppError('AGREEMENT_REQUIRED', { agreement }, 'agreement');
+  const [row] = rowsOf<{ accepted: boolean }>(await db.execute(sql`select ${acceptedSql(userId, agreement)} as accepted`));
+  if (!row?.accepted) throw agreementRequired(agreement);
 }

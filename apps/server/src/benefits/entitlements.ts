@@ -13,13 +13,14 @@ type Runner = Pick<Database, 'execute'>;
 export const SEAT_HOLDING = ['running', 'paused', 'stopping'] as const;
 const FOREX_SOURCES = DATA_SOURCES.filter((s) => s.market === 'forex').map((s) => s.type as string);
 
+/** Whether `user` (a column or a value) has the unlock, as one SQL expression. */
+export const unlockedSql = (user: SQL): SQL => sql`(exists (select 1 from benefit_purchases up where up.user_id = ${user} and up.item = 'unlock')
+  or exists (select 1 from entitlement_grants ug where ug.user_id = ${user} and ug.kind = 'unlock' and (ug.expires_at is null or ug.expires_at > now())))`;
+
 /** The unlock: bought, or granted by an operator (or by the migration that started selling it). */
 export async function isUnlocked(db: Runner, userId: number): Promise<boolean> {
-  const rows = rowsOf(
-    await db.execute(sql`select 1 from benefit_purchases where user_id = ${userId} and item = 'unlock'
-      union all select 1 from entitlement_grants where user_id = ${userId} and kind = 'unlock' and (expires_at is null or expires_at > now()) limit 1`),
-  );
-  return rows.length > 0;
+  const [row] = rowsOf<{ unlocked: boolean }>(await db.execute(sql`select ${unlockedSql(sql`${userId}::bigint`)} as unlocked`));
+  return !!row?.unlocked;
 }
 
 /** What the user owns of `kind` on `market`, with the soonest expiry among what can expire. */
@@ -56,9 +57,7 @@ export async function seatsOwned(db: Runner, userId: number, market: Market): Pr
  * makes for the rights page, where it needs each part's expiry too.
  */
 export const seatsOwnedSql = (user: SQL, market: SQL): SQL => sql`(
-  (case when exists (select 1 from benefit_purchases up where up.user_id = ${user} and up.item = 'unlock')
-          or exists (select 1 from entitlement_grants ug where ug.user_id = ${user} and ug.kind = 'unlock' and (ug.expires_at is null or ug.expires_at > now()))
-        then ${UNLOCK_GIVES.seat} else 0 end)
+  (case when ${unlockedSql(user)} then ${UNLOCK_GIVES.seat} else 0 end)
   + coalesce((select sum(sp.quantity) from benefit_purchases sp where sp.user_id = ${user} and sp.item = 'seat' and sp.market = ${market} and sp.expires_at > now()), 0)
   + coalesce((select sum(sg.quantity) from entitlement_grants sg where sg.user_id = ${user} and sg.kind = 'seat' and (sg.market is null or sg.market = ${market}) and (sg.expires_at is null or sg.expires_at > now())), 0)
 )::int`;

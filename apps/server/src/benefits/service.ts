@@ -22,8 +22,8 @@ import {
 import { isUniqueViolation, rowsOf, sql, type Database } from '@lq/db';
 import { checkPayPassword } from '../users';
 import { InsufficientFundsError, postEntry } from '../wallet';
-import { requireAccepted } from './agreements';
-import { isUnlocked } from './entitlements';
+import { acceptedSql, agreementRequired, requireAccepted } from './agreements';
+import { isUnlocked, unlockedSql } from './entitlements';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -120,16 +120,23 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
   };
   try {
     return await db.transaction(async (tx) => {
-      const prices = await pricesOf(tx);
-      const amount = prices[order.item] * BigInt(order.quantity) * BigInt(order.months ?? 1);
       const expiry = order.months === null ? sql`null` : sql`now() + make_interval(days => ${order.months * PACK_DAYS_PER_MONTH})`;
+      // Priced in the insert itself (the catalogue's price now × quantity × months): one round trip.
       const [inserted] = rowsOf<Row>(
         await tx.execute(sql`insert into benefit_purchases (user_id, idempotency_key, request_hash, item, market, quantity, months, amount, auto_renew, expires_at)
-          values (${userId}, ${key}, ${requestHash}, ${order.item}, ${order.market}, ${order.quantity}, ${order.months}, ${amount.toString()}::bigint, ${order.autoRenew}, ${expiry})
+          select ${userId}, ${key}, ${requestHash}, ${order.item}, ${order.market}, ${order.quantity}, ${order.months},
+                 p.price * ${order.quantity} * ${order.months ?? 1}, ${order.autoRenew}, ${expiry}
+            from benefit_prices p where p.item = ${order.item}
           on conflict (user_id, idempotency_key) do nothing returning ${COLUMNS}`),
       );
-      if (!inserted) return (await replay(tx))!;
+      if (!inserted) {
+        const replayed = await replay(tx);
+        if (!replayed) throw new Error(`benefit_prices has no price for ${order.item}`);
+        return replayed;
+      }
       const id = Number(inserted.id);
+      const amount = BigInt(inserted.amount);
+      // No savepoint: a refusal (too little balance) leaves this transaction, undoing the row.
       const entry = await postEntry(tx, {
         key: `benefit:${id}`,
         kind: 'purchase',
@@ -140,7 +147,7 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
           { account: { userId, wallet: 'balance' }, amount: -amount },
           { account: { platform: 'revenue' }, amount },
         ],
-      });
+      }, { savepoint: false });
       await tx.execute(sql`update benefit_purchases set entry_id = ${entry.id} where id = ${id}`);
       return toPurchase(inserted);
     });
@@ -178,9 +185,13 @@ export async function unlock(db: Database, userId: number, body: EquityUnlockBod
 
 /** A pack of seats or slots; the unlock comes first, then the agreements (auto-renew's too when asked). */
 export async function buy(db: Database, userId: number, body: EquityBuyBody): Promise<EquityPurchase> {
-  if (!(await isUnlocked(db, userId))) throw await notUnlocked(db);
-  await requireAccepted(db, userId, 'monthEquity');
-  if (body.autoRenew) await requireAccepted(db, userId, 'autoSubscribe');
+  const [gate] = rowsOf<{ unlocked: boolean; month: boolean; auto: boolean }>(
+    await db.execute(sql`select ${unlockedSql(sql`${userId}::bigint`)} as unlocked,
+      ${acceptedSql(userId, 'monthEquity')} as month, ${acceptedSql(userId, 'autoSubscribe')} as auto`),
+  );
+  if (!gate?.unlocked) throw await notUnlocked(db);
+  if (!gate.month) throw agreementRequired('monthEquity');
+  if (body.autoRenew && !gate.auto) throw agreementRequired('autoSubscribe');
   await checkPayPassword(db, userId, body.paidPwd);
   return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
 }
