@@ -6,7 +6,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { SMTPServer } from 'smtp-server';
 import { createTestDatabase, openDatabase, type DatabaseHandle } from '@lq/db';
 import { buildApp, loadConfig, type Config } from '../src';
-import { hashSecret } from '../src/users';
+import { hashPayPassword } from '../src/users';
+import { derivedKey } from '../src/platform/key-files';
+import { PAY_PEPPER_LABEL } from '../src/platform/deps';
 import { adjustWallet } from '../src/wallet';
 
 export interface ReceivedMail {
@@ -292,7 +294,7 @@ export async function payingUser(t: TestApp, balance: bigint): Promise<Registere
   const u = await registerUser(t);
   const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
   const id = Number(row.id);
-  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret(PAY_PASSWORD)]);
+  await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashPayPassword(PAY_PASSWORD, derivedKey(t.app.config, PAY_PEPPER_LABEL))]);
   if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `test-fund-${id}` });
   return { ...u, id };
 }

@@ -855,7 +855,7 @@ export const benefitPrices = pgTable(
 /**
  * One purchase paid from the balance wallet: the basic unlock (once per user, never expires) or a
  * pack of `quantity` seats or slots of one market for `months` months. Written in the same
- * transaction as its ledger entry (`entry_id`, key `benefit:<id>`), under the client's key.
+ * transaction as its ledger entry (the one keyed `benefit:<id>`), under the client's key.
  */
 export const benefitPurchases = pgTable(
   'benefit_purchases',
@@ -878,7 +878,6 @@ export const benefitPurchases = pgTable(
     autoRenew: boolean('auto_renew').notNull().default(false),
     /** Periods added by auto-renew (each a row of benefit_renewals). */
     renewals: integer('renewals').notNull().default(0),
-    entryId: bigint('entry_id', { mode: 'number' }),
     purchasedAt: timestamp('purchased_at', { withTimezone: true }).notNull().defaultNow(),
     /** null: never (the unlock) */
     expiresAt: timestamp('expires_at', { withTimezone: true }),

@@ -42,7 +42,7 @@ export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       config: moneyLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await unlock(deps.db, req.auth!.user.id, req.body)),
+    async (req) => ok(req, await unlock(deps.db, req.auth!.user.id, req.body, deps.payPepper)),
   );
 
   r.post(
@@ -58,7 +58,7 @@ export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       config: moneyLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await buy(deps.db, req.auth!.user.id, req.body)),
+    async (req) => ok(req, await buy(deps.db, req.auth!.user.id, req.body, deps.payPepper)),
   );
 
   r.get(

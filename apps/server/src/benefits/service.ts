@@ -107,7 +107,7 @@ const hashOf = (o: Order) => createHash('sha256').update(JSON.stringify([o.item,
 
 /**
  * Charges the balance wallet for `order` and records it, in one transaction: the row (under the
- * user's key), then its ledger entry (a savepoint: no purchase without its payment, nor the
+ * user's key), then its ledger entry keyed benefit:<id> (no purchase without its payment, nor the
  * reverse). A replayed key answers the first purchase and charges nothing.
  */
 async function purchase(db: Database, userId: number, key: string, order: Order): Promise<EquityPurchase> {
@@ -136,8 +136,10 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
       }
       const id = Number(inserted.id);
       const amount = BigInt(inserted.amount);
-      // No savepoint: a refusal (too little balance) leaves this transaction, undoing the row.
-      const entry = await postEntry(tx, {
+      // Last, and without a savepoint: platform revenue stays locked only until the commit, and a
+      // refusal (too little balance) leaves this transaction, undoing the row. The entry is the
+      // one keyed benefit:<id>.
+      await postEntry(tx, {
         key: `benefit:${id}`,
         kind: 'purchase',
         userId,
@@ -148,7 +150,6 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
           { account: { platform: 'revenue' }, amount },
         ],
       }, { savepoint: false });
-      await tx.execute(sql`update benefit_purchases set entry_id = ${entry.id} where id = ${id}`);
       return toPurchase(inserted);
     });
   } catch (e) {
@@ -168,7 +169,7 @@ export async function notUnlocked(db: Runner): Promise<AppError> {
 }
 
 /** The basic rights: once per user; the payment password first (with the wallet's lockout). */
-export async function unlock(db: Database, userId: number, body: EquityUnlockBody): Promise<EquityPurchase> {
+export async function unlock(db: Database, userId: number, body: EquityUnlockBody, payPepper: Buffer): Promise<EquityPurchase> {
   const order: Order = { item: 'unlock', market: null, quantity: 1, months: null, autoRenew: false };
   // A replay of the unlock that was bought answers it; any other second unlock is refused before
   // the password is asked for.
@@ -179,12 +180,12 @@ export async function unlock(db: Database, userId: number, body: EquityUnlockBod
   }
   // Bought under another key, or granted by an operator: nothing to buy.
   if (mine || (await isUnlocked(db, userId))) throw new AppError('BENEFIT_ALREADY_UNLOCKED');
-  await checkPayPassword(db, userId, body.paidPwd);
+  await checkPayPassword(db, userId, body.paidPwd, payPepper);
   return purchase(db, userId, body.idempotencyKey, order);
 }
 
 /** A pack of seats or slots; the unlock comes first, then the agreements (auto-renew's too when asked). */
-export async function buy(db: Database, userId: number, body: EquityBuyBody): Promise<EquityPurchase> {
+export async function buy(db: Database, userId: number, body: EquityBuyBody, payPepper: Buffer): Promise<EquityPurchase> {
   const [gate] = rowsOf<{ unlocked: boolean; month: boolean; auto: boolean }>(
     await db.execute(sql`select ${unlockedSql(sql`${userId}::bigint`)} as unlocked,
       ${acceptedSql(userId, 'monthEquity')} as month, ${acceptedSql(userId, 'autoSubscribe')} as auto`),
@@ -192,7 +193,7 @@ export async function buy(db: Database, userId: number, body: EquityBuyBody): Pr
   if (!gate?.unlocked) throw await notUnlocked(db);
   if (!gate.month) throw agreementRequired('monthEquity');
   if (body.autoRenew && !gate.auto) throw agreementRequired('autoSubscribe');
-  await checkPayPassword(db, userId, body.paidPwd);
+  await checkPayPassword(db, userId, body.paidPwd, payPepper);
   return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
 }
 

@@ -82,7 +82,7 @@ export const configSchema = z.object({
   MARKET_BINANCE_URL: optionalUrl(/^https?:$/),
   MARKET_OKX_URL: optionalUrl(/^https?:$/),
   MARKET_DUKASCOPY_URL: optionalUrl(/^https?:$/),
-  /** Master key of the trading-account secrets (base64 of 32 bytes); default: <DATA_DIR>/secrets.key (0600). */
+  /** Master key of the trading-account secrets and the payment passwords' pepper (base64 of 32 bytes); default: <DATA_DIR>/secrets.key (0600). */
   SECRETS_KEY: z
     .string()
     .trim()

@@ -6,6 +6,7 @@ import type { Database, DatabaseHandle } from '@lq/db';
 import type { Sessions } from './auth';
 import type { Config } from './config';
 import type { JobRegistry } from './jobs';
+import { derivedKey } from './key-files';
 import type { Mailer } from './mail';
 
 declare module 'fastify' {
@@ -27,11 +28,17 @@ export interface PlatformDeps {
   config: Config;
   mailer: Mailer;
   sessions: Sessions;
+  /** The payment passwords' pepper (users/pay-password.ts), derived from the master key. */
+  payPepper: Buffer;
 }
+
+/** What the payment passwords' pepper is derived under (a new label would be a new pepper). */
+export const PAY_PEPPER_LABEL = 'pay-password/v1';
 
 export const platformDeps = (app: FastifyInstance): PlatformDeps => ({
   db: app.database.db,
   config: app.config,
   mailer: app.mailer,
   sessions: app.sessions,
+  payPepper: derivedKey(app.config, PAY_PEPPER_LABEL),
 });

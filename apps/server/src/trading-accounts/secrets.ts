@@ -3,9 +3,8 @@
 // At rest: AES-256-GCM envelope encryption. Each account row has its own random 256-bit data key,
 // stored wrapped (AES-256-GCM) by the master key; every field is encrypted with the data key and
 // associated data binding (user id, account id, field), so a ciphertext copied to another row,
-// user or field does not decrypt. The master key comes from config SECRETS_KEY (base64, 32 bytes)
-// or, by default, from <DATA_DIR>/secrets.key, created with mode 0600; an existing file that
-// others may read stops the server with the problem named.
+// user or field does not decrypt. The master key: platform/key-files.ts (SECRETS_KEY or
+// <DATA_DIR>/secrets.key, mode 0600).
 //
 // In transit: the web client encrypts secretKey and passphrase with the server's RSA public key
 // (RSA-OAEP, SHA-256, Web Crypto) and sends base64. The private key is config
@@ -22,8 +21,8 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkOwnerOnly, masterKeyOf, ownerOnlyFile, SecretKeyFileError } from '../platform/key-files';
 
 /** Fields encrypted per account row. */
 export type SecretField = 'apiKey' | 'secretKey' | 'passphrase';
@@ -48,13 +47,7 @@ export class SecretDecryptError extends Error {
   }
 }
 
-/** A key file with the wrong permissions, or a bad key: the server must not start. */
-export class SecretKeyFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SecretKeyFileError';
-  }
-}
+export { SecretKeyFileError };
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -85,33 +78,6 @@ function gcmOpen(key: Buffer, sealed: Uint8Array, aad: string, what: string): Bu
 const keyAad = (ctx: SecretContext) => `lq.account.dk|v1|u${ctx.userId}|a${ctx.accountId}`;
 const fieldAad = (ctx: SecretContext, field: SecretField) =>
   `lq.account.field|v1|u${ctx.userId}|a${ctx.accountId}|${field}`;
-
-/** Refuses a key file that group or others may read or write (not checked on Windows). */
-function checkOwnerOnly(file: string): void {
-  if (process.platform === 'win32') return;
-  const mode = statSync(file).mode & 0o777;
-  if ((mode & 0o077) !== 0) {
-    throw new SecretKeyFileError(
-      `${file} has mode ${mode.toString(8).padStart(4, '0')}: a secrets key file must be readable by its owner only (chmod 600 ${file})`,
-    );
-  }
-}
-
-/** Reads a key file (checking its mode) or creates it with mode 0600 from `make()`. */
-function ownerOnlyFile(file: string, make: () => string | Buffer): Buffer {
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      writeFileSync(file, make(), { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
-    } catch (err) {
-      // another process created it first: read theirs
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
-  checkOwnerOnly(file);
-  return readFileSync(file);
-}
 
 export interface SecretBoxConfig {
   dataDir: string;
@@ -154,15 +120,7 @@ export class SecretBox {
       if (!config.SECRETS_TRANSPORT_KEY) checkOwnerOnly(path.join(config.dataDir, 'transport-rsa.pem'));
       return cached;
     }
-    let master: Buffer;
-    if (config.SECRETS_KEY) {
-      master = Buffer.from(config.SECRETS_KEY, 'base64');
-    } else {
-      const file = path.join(config.dataDir, 'secrets.key');
-      const text = ownerOnlyFile(file, () => `${randomBytes(32).toString('base64')}\n`).toString('utf8').trim();
-      master = Buffer.from(text, 'base64');
-      if (master.length !== 32) throw new SecretKeyFileError(`${file} must hold base64 of 32 bytes`);
-    }
+    const master = masterKeyOf(config);
     let pem: string;
     if (config.SECRETS_TRANSPORT_KEY) {
       pem = config.SECRETS_TRANSPORT_KEY.replace(/\\n/g, '\n');

@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, sql, type SQL } from '@lq/db';
+import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, sql, type SQL } from '@lq/db';
 import {
   AppError,
   CODE_LENGTH,
@@ -19,6 +19,7 @@ import {
 import { loginAttempts, users, verificationCodes, type Database, type UserRow } from '@lq/db';
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
+import { hashPayPassword, verifyPayPassword } from './pay-password';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON: ArgonOptions = { algorithm: 2 };
@@ -394,7 +395,7 @@ export async function editPayPassword(
 ) {
   const { db } = deps;
   const codeId = await checkCode(db, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
-  const payPwdHash = await hashSecret(paidPwd);
+  const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {
     await consumeCode(tx, codeId);
     await tx
@@ -423,12 +424,12 @@ const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T'
  * wrong one locks paying and they are refused. Claims left open for a minute belong to a process
  * that died mid-check: they stay counted as failures, which locks paying.
  */
-export async function checkPayPassword(db: Database, userId: number, paidPwd: string): Promise<void> {
+export async function checkPayPassword(db: Database, userId: number, paidPwd: string, pepper: Buffer): Promise<void> {
   // In this process, no more tries of one user at once than attempts can be claimed: the others
   // wait here in order (the database's claims still decide across processes).
   const release = await payCheckSlot(userId);
   try {
-    await checkPayPasswordClaimed(db, userId, paidPwd);
+    await checkPayPasswordClaimed(db, userId, paidPwd, pepper);
   } finally {
     release();
   }
@@ -448,7 +449,17 @@ async function payCheckSlot(userId: number): Promise<() => void> {
   };
 }
 
-async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: string): Promise<void> {
+// The two statements of every payment (named: parsed and planned once per pool connection).
+// Claim: one attempt counted before the password is compared (see below).
+const PAY_CLAIM = `update users set pay_pwd_failures = pay_pwd_failures + 1, pay_pwd_claimed_at = now()
+  where id = $1 and pay_pwd_hash is not null and (pay_locked_until is null or pay_locked_until <= now()) and pay_pwd_failures < $2
+  returning pay_pwd_hash as h, pay_pwd_failures as failures`;
+// Right: the count starts again, and an older hash ($2) becomes its peppered form ($3, if any)
+// unless the password was changed meanwhile. No row: paying was locked meanwhile.
+const PAY_RESET = `update users set pay_pwd_failures = 0, pay_pwd_hash = case when pay_pwd_hash = $2 and $3::text is not null then $3::text else pay_pwd_hash end
+  where id = $1 and (pay_locked_until is null or pay_locked_until <= now()) returning id`;
+
+async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: string, pepper: Buffer): Promise<void> {
   const unlocked = sql`(${users.payLockedUntil} is null or ${users.payLockedUntil} <= now())`;
   const lockFor = sql`now() + make_interval(mins => ${PAY_LOCK_MINUTES})`;
   const locked = async (): Promise<never> => {
@@ -458,11 +469,7 @@ async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: st
 
   let claimed: { h: string | null; failures: number } | undefined;
   for (const started = Date.now(); ; ) {
-    [claimed] = await db
-      .update(users)
-      .set({ payPwdFailures: sql`${users.payPwdFailures} + 1`, payPwdClaimedAt: sql`now()` })
-      .where(and(eq(users.id, userId), sql`${users.payPwdHash} is not null`, unlocked, sql`${users.payPwdFailures} < ${PAY_PWD_MAX_FAILURES}`))
-      .returning({ h: users.payPwdHash, failures: users.payPwdFailures });
+    [claimed] = await queryPrepared<{ h: string | null; failures: number }>(db, 'pay_pwd_claim', PAY_CLAIM, [userId, PAY_PWD_MAX_FAILURES]);
     if (claimed) break;
     const [row] = await db.select({ h: users.payPwdHash, lockedUntil: users.payLockedUntil }).from(users).where(eq(users.id, userId));
     if (!row?.h) throw new AppError('PAY_PWD_NOT_SET');
@@ -480,9 +487,11 @@ async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: st
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
   }
 
-  if (await verify(claimed.h!, paidPwd).catch(() => false)) {
-    // Right, unless the other tries' last wrong one locked paying meanwhile.
-    const [reset] = await db.update(users).set({ payPwdFailures: 0 }).where(and(eq(users.id, userId), unlocked)).returning({ id: users.id });
+  const checked = await verifyPayPassword(claimed.h!, paidPwd, pepper);
+  if (checked.ok) {
+    // Right, unless the other tries' last wrong one locked paying meanwhile. An older hash is
+    // replaced by the peppered one (unless the password was changed meanwhile).
+    const [reset] = await queryPrepared(db, 'pay_pwd_reset', PAY_RESET, [userId, claimed.h, checked.rehash ?? null]);
     if (!reset) return locked();
     return;
   }

@@ -1,5 +1,6 @@
 // The wallet API on a real app and database: info, records, the rebate transfer with its bad
 // inputs, and the payment-password lockout. Every test ends with a clean `verifyLedger`.
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPayPassword, hashSecret } from '../users';
 import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
@@ -150,28 +151,47 @@ describe('rebate → balance transfer', () => {
 });
 
 describe('payment password lockout', () => {
+  const pepper = randomBytes(32);
+
+  it('a hash from before the pepper verifies once and is replaced by the peppered one, which no other pepper opens', async () => {
+    const u = await registerUser(t);
+    const id = await userIdOf(u);
+    const legacy = await hashSecret('123456');
+    await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, legacy]);
+    await expect(checkPayPassword(t.database.db, id, '000000', pepper)).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG' });
+    const stored = async () => (await t.database.exec<{ h: string }>('select pay_pwd_hash as h from users where id = $1', [id]))[0].h;
+    expect(await stored()).toBe(legacy); // a wrong password changes nothing
+    await checkPayPassword(t.database.db, id, '123456', pepper);
+    const peppered = await stored();
+    expect(peppered).toMatch(/^pepper1:\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    await checkPayPassword(t.database.db, id, '123456', pepper);
+    expect(await stored()).toBe(peppered);
+    await expect(checkPayPassword(t.database.db, id, '123456', randomBytes(32))).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG' });
+    await checkPayPassword(t.database.db, id, '123456', pepper); // and the count resets
+  });
+
   it('5 wrong passwords lock paying for 15 minutes, saying until when; a right one resets the count', async () => {
     const u = await registerUser(t);
     const id = await userIdOf(u);
-    await expect(checkPayPassword(t.database.db, id, '123456')).rejects.toMatchObject({ errorName: 'PAY_PWD_NOT_SET' });
+    await expect(checkPayPassword(t.database.db, id, '123456', pepper)).rejects.toMatchObject({ errorName: 'PAY_PWD_NOT_SET' });
     await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashSecret('123456')]);
-    await expect(checkPayPassword(t.database.db, id, '000000')).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left: 4 }, field: 'paidPwd' });
-    await checkPayPassword(t.database.db, id, '123456'); // resets
+    await expect(checkPayPassword(t.database.db, id, '000000', pepper)).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left: 4 }, field: 'paidPwd' });
+    await checkPayPassword(t.database.db, id, '123456', pepper); // resets
     for (let left = 4; left >= 1; left--) {
-      await expect(checkPayPassword(t.database.db, id, '000000')).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left } });
+      await expect(checkPayPassword(t.database.db, id, '000000', pepper)).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left } });
     }
     const before = Date.now();
-    const locked = await checkPayPassword(t.database.db, id, '000000').catch((e: unknown) => e as { errorName: string; params: { until: string } });
+    const locked = await checkPayPassword(t.database.db, id, '000000', pepper).catch((e: unknown) => e as { errorName: string; params: { until: string } });
     expect(locked).toMatchObject({ errorName: 'PAY_LOCKED' });
     const until = Date.parse(`${(locked as { params: { until: string } }).params.until.replace(' UTC', '').replace(' ', 'T')}:00Z`);
     expect(until).toBeGreaterThan(before + 14 * 60_000 - 60_000);
     expect(until).toBeLessThanOrEqual(before + 15 * 60_000 + 60_000);
     // The right password is refused too while locked.
-    await expect(checkPayPassword(t.database.db, id, '123456')).rejects.toMatchObject({ errorName: 'PAY_LOCKED' });
+    await expect(checkPayPassword(t.database.db, id, '123456', pepper)).rejects.toMatchObject({ errorName: 'PAY_LOCKED' });
     // Once the lock has passed, the right password works and the count starts again.
     await t.database.exec(`update users set pay_locked_until = now() - interval '1 second' where id = $1`, [id]);
-    await checkPayPassword(t.database.db, id, '123456');
-    await expect(checkPayPassword(t.database.db, id, '000000')).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left: 4 } });
+    await checkPayPassword(t.database.db, id, '123456', pepper);
+    await expect(checkPayPassword(t.database.db, id, '000000', pepper)).rejects.toMatchObject({ errorName: 'PAY_PWD_WRONG', params: { left: 4 } });
   });
 
   it('attempts claimed by a process that died mid-check count as failures: a minute later, paying locks', async () => {
@@ -179,7 +199,7 @@ describe('payment password lockout', () => {
     const id = await userIdOf(u);
     // Five attempts claimed a minute ago and never resolved (their process was killed between claim and answer).
     await t.database.exec(`update users set pay_pwd_hash = $2, pay_pwd_failures = 5, pay_pwd_claimed_at = now() - interval '61 seconds' where id = $1`, [id, await hashSecret('123456')]);
-    await expect(checkPayPassword(t.database.db, id, '123456')).rejects.toMatchObject({ errorName: 'PAY_LOCKED' });
+    await expect(checkPayPassword(t.database.db, id, '123456', pepper)).rejects.toMatchObject({ errorName: 'PAY_LOCKED' });
     const [row] = await t.database.exec<{ failures: number; locked: boolean }>('select pay_pwd_failures as failures, pay_locked_until > now() as locked from users where id = $1', [id]);
     expect(row).toMatchObject({ failures: 0, locked: true });
   });

@@ -3,6 +3,7 @@
 // WITHDRAW_KILLS for another count) and started again until none is processing. Never two
 // transfers on chain for one withdrawal: each address received exactly its amount once, the hot
 // wallet sent exactly one transaction per withdrawal, every hold is posted, `verifyLedger` clean.
+import { randomBytes } from 'node:crypto';
 import { createPublicClient, getAddress, http, parseAbiItem, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { killDatabase, runChild as runKilledChild, type KillDatabase } from '../
 import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { adjustWallet, verifyLedger } from '../wallet';
 import { approveWithdrawal, createWithdrawal } from './service';
-import { hashSecret } from '../users';
+import { hashPayPassword } from '../users';
 
 const KILLS = Number(process.env.WITHDRAW_KILLS ?? 20);
 const WITHDRAWALS = 20;
@@ -54,7 +55,8 @@ describe('hot-wallet payouts under SIGKILL', () => {
     const nonceBefore = await client.getTransactionCount({ address: hot });
     await token.send(hot, 1000n * USDT);
     await withDb(async (db) => {
-      const payPwd = await hashSecret('123456');
+      const pepper = randomBytes(32);
+      const payPwd = await hashPayPassword('123456', pepper);
       for (let i = 0; i < WITHDRAWALS; i++) {
         const [row] = await db.exec<{ id: number | string }>(
           `insert into users (mail, password_hash, user_code, country, pay_pwd_hash) values ($1, 'x', $2, 'SG', $3) returning id`,
@@ -62,7 +64,7 @@ describe('hot-wallet payouts under SIGKILL', () => {
         );
         const userId = Number(row.id);
         await adjustWallet(db.db, { userId, wallet: 'balance', amount: 100_000_000n, reason: 'test funds', key: `payout-kill-fund-${i}` });
-        const w = await createWithdrawal(db.db, userId, { network: 'BEP20', address: payeeOf(i), amount: amountOf(i), paidPwd: '123456', idempotencyKey: `payout-kill-${i}` }, anyAddress);
+        const w = await createWithdrawal(db.db, userId, { network: 'BEP20', address: payeeOf(i), amount: amountOf(i), paidPwd: '123456', idempotencyKey: `payout-kill-${i}` }, anyAddress, pepper);
         await approveWithdrawal(db.db, w.id);
       }
     });

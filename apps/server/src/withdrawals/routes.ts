@@ -28,7 +28,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
       config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
       preHandler: auth,
     },
-    async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body, guard)),
+    async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body, guard, deps.payPepper)),
   );
 
   r.get(

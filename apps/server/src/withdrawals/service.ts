@@ -46,12 +46,12 @@ const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
   updatedAt: new Date(r.updated_at).getTime(),
 });
 
-export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody, guard: AddressGuard): Promise<WithdrawItem> {
+export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody, guard: AddressGuard, payPepper: Buffer): Promise<WithdrawItem> {
   const amount = parseMoney(body.amount)!; // the schema checked it
   if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
   if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
   await guard.check(db, userId, body.network, body.address);
-  await checkPayPassword(db, userId, body.paidPwd);
+  await checkPayPassword(db, userId, body.paidPwd, payPepper);
   return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
 }
 
