@@ -31,6 +31,7 @@ import { robotsPlugin } from './robots';
 import { walletPlugin } from './wallet';
 import { depositsPlugin } from './deposits';
 import { withdrawalsPlugin } from './withdrawals';
+import { teamPlugin } from './team';
 import { tradingAccountsPlugin } from './trading-accounts';
 import { usersPlugin } from './users';
 
@@ -196,6 +197,7 @@ export async function buildApp(
     await app.register(depositsPlugin);
     await app.register(withdrawalsPlugin);
     await app.register(benefitsPlugin);
+    await app.register(teamPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

@@ -18,3 +18,4 @@ export * from './wallet';
 export * from './deposit';
 export * from './withdraw';
 export * from './benefits';
+export * from './team';

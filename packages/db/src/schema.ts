@@ -853,6 +853,29 @@ export const benefitPrices = pgTable(
 );
 
 /**
+ * The referral tree as a closure table: one row per (ancestor, descendant) at depth ≥ 1, written
+ * when the descendant registers (its referrer is bound once). Team = rows of an ancestor; upline =
+ * rows of a descendant by depth.
+ */
+export const userTree = pgTable(
+  'user_tree',
+  {
+    ancestorId: bigint('ancestor_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    descendantId: bigint('descendant_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    depth: integer('depth').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'user_tree_pkey', columns: [t.ancestorId, t.descendantId] }),
+    uniqueIndex('user_tree_upline_key').on(t.descendantId, t.depth),
+    check('user_tree_depth', sql`${t.depth} >= 1`),
+  ],
+);
+
+/**
  * One purchase paid from the balance wallet: the basic unlock (once per user, never expires) or a
  * pack of `quantity` seats or slots of one market for `months` months. Written in the same
  * transaction as its ledger entry (the one keyed `benefit:<id>`), under the client's key.

@@ -42,6 +42,12 @@ describe('config', () => {
     for (const key of ['PORT', 'ROLE', 'DATABASE_URL', 'SMTP_URL']) expect(msg).toContain(key);
   });
 
+  it('takes the platform timezone as an IANA name (UTC+8 by default) and refuses an unknown one', () => {
+    expect(loadConfig({}).PLATFORM_TIMEZONE).toBe('Asia/Shanghai');
+    expect(loadConfig({ PLATFORM_TIMEZONE: 'UTC' }).PLATFORM_TIMEZONE).toBe('UTC');
+    expect(() => loadConfig({ PLATFORM_TIMEZONE: 'Mars/Olympus' })).toThrow(/PLATFORM_TIMEZONE: must be an IANA time zone/);
+  });
+
   it('reads a renamed key under its old name when the new one is not set', () => {
     expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7' }).USER_RATE_PER_MINUTE).toBe(7);
     expect(loadConfig({ ACCOUNT_RATE_PER_MINUTE: '7', USER_RATE_PER_MINUTE: '9' }).USER_RATE_PER_MINUTE).toBe(9);

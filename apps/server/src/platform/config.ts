@@ -51,6 +51,15 @@ const money = (def: string) =>
     });
 
 /** Environment keys the server reads, with defaults. Parsed once at boot. */
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -60,6 +69,12 @@ export const configSchema = z.object({
   SMTP_URL: optionalUrl(/^smtps?:$/),
   MAIL_FROM: z.string().min(3).default('Lightning Quant <no-reply@lightning-quant.local>'),
   CORS_ORIGINS: csv,
+  /** The platform's day (business.md: team, VIP and ranking windows end at today 00:00 here): an IANA zone. */
+  PLATFORM_TIMEZONE: z
+    .string()
+    .trim()
+    .default('Asia/Shanghai')
+    .refine((tz) => isTimeZone(tz), { error: 'must be an IANA time zone such as Asia/Shanghai or UTC' }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   TOKEN_TTL_HOURS: positiveInt(24 * 7),

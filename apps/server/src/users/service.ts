@@ -256,6 +256,13 @@ export async function register(
           .returning();
         // Someone registered this address meanwhile: answer as for any wrong code.
         if (!user) throw new AppError('CODE_INVALID', {}, 'code');
+        // The referral tree: the referrer and everyone above it become the new user's ancestors.
+        // A new user has no team yet, so no cycle can form; the link never changes after this.
+        if (referrer) {
+          await tx.execute(sql`insert into user_tree (ancestor_id, descendant_id, depth)
+            select ${referrer.id}::bigint, ${user.id}::bigint, 1
+            union all select ancestor_id, ${user.id}::bigint, depth + 1 from user_tree where descendant_id = ${referrer.id}`);
+        }
         const session = await deps.sessions.issue(user.id, ip, userAgent, tx);
         return {
           ...session,
