@@ -129,6 +129,7 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
     '/pages/withdraw/withdraw',
     '/pages/withdraw/withdrawRecord',
     '/pages/aboutus/aboutus',
+    '/pages/group/group',
   ];
   const problems: string[] = [];
   const check = async (label: string) => {

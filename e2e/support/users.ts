@@ -15,12 +15,13 @@ export interface Envelope<T> {
 }
 
 /** Registers through the API, reading the code from the SMTP sink. */
-export async function register(request: APIRequestContext, mail: string): Promise<void> {
+export async function register(request: APIRequestContext, mail: string, inviteCode?: string): Promise<void> {
   const since = Date.now();
   const sent = (await (await request.post('/user/api/verify-code/send', { data: { userMail: mail, codeType: 'REGISTER' } })).json()) as Envelope<unknown>;
   expect(sent.code, sent.msg).toBe('00000');
   const code = await waitForCode(mail, since - 1000);
-  const reg = (await (await request.post('/user/api/register', { data: { userMail: mail, password: PASSWORD, code, country: 'US' } })).json()) as Envelope<unknown>;
+  const body = { userMail: mail, password: PASSWORD, code, country: 'US', ...(inviteCode ? { inviteCode } : {}) };
+  const reg = (await (await request.post('/user/api/register', { data: body })).json()) as Envelope<unknown>;
   expect(reg.code, reg.msg).toBe('00000');
 }
 

@@ -36,9 +36,10 @@ const USES: Record<string, { files: string[]; fn: string }[]> = {
   tools: [{ files: tsx('features/tools'), fn: 't' }],
   wallet: [{ files: tsx('features/wallet'), fn: 't' }],
   benefits: [{ files: tsx('features/benefits'), fn: 't' }],
+  team: [{ files: tsx('features/team'), fn: 't' }],
 };
 
-for (const ns of ['robot', 'tools', 'wallet', 'benefits'] as const) {
+for (const ns of ['robot', 'tools', 'wallet', 'benefits', 'team'] as const) {
   describe(`${ns} texts`, () => {
     const texts = Object.fromEntries(LOCALES.map((l) => [l, flatten(JSON.parse(readFileSync(join(dir, `${ns}.${l}.json`), 'utf8')))]));
     const allKeys = [...new Set(Object.values(texts).flatMap((t) => Object.keys(t)))].sort();

@@ -8,8 +8,8 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
 export const TEAM_PAGE_SIZE_MAX = 50;
 export const TEAM_SEARCH_MAX = 32;
 
-/** The statistics window: [from, to) in ms. */
-export const statsWindowSchema = z.object({ from: z.number(), to: z.number() });
+/** The statistics window: [from, to) in ms, and the platform timezone whose days bound it. */
+export const statsWindowSchema = z.object({ from: z.number(), to: z.number(), timeZone: z.string() });
 
 /** GET user/api/team/summary */
 export const teamSummary = z.object({

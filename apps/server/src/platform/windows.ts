@@ -12,10 +12,11 @@ export interface StatsWindow {
   from: Date;
   /** Exclusive end: today 00:00 in the platform timezone. */
   to: Date;
+  timeZone: string;
 }
 
 /** The window as of `now` (default: now) in `timeZone`. */
 export function statsWindow(timeZone: string, now: Date = new Date()): StatsWindow {
   const today = startOfDay(new TZDate(now.getTime(), timeZone));
-  return { from: new Date(subDays(today, WINDOW_DAYS).getTime()), to: new Date(today.getTime()) };
+  return { from: new Date(subDays(today, WINDOW_DAYS).getTime()), to: new Date(today.getTime()), timeZone };
 }

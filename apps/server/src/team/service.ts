@@ -7,7 +7,7 @@ import type { StatsWindow } from '../platform/windows';
 
 type Runner = Pick<Database, 'execute'>;
 
-const windowOut = (w: StatsWindow) => ({ from: w.from.getTime(), to: w.to.getTime() });
+const windowOut = (w: StatsWindow) => ({ from: w.from.getTime(), to: w.to.getTime(), timeZone: w.timeZone });
 
 /** Fills in the window (of `f`, robot_fills). */
 const inWindow = (w: StatsWindow) => sql`f.filled_at >= ${w.from.toISOString()}::timestamptz and f.filled_at < ${w.to.toISOString()}::timestamptz`;

@@ -85,7 +85,7 @@ describe('team', () => {
     const s = (await summary(a)).data;
     expect(s).toMatchObject({ direct: 2, team: 4, teamVolume: '36500.06', activeUsers: 3 });
     // b's robot started inside the window even if its fill came after: b ran a live robot in it.
-    expect(s.window).toEqual({ from: w.from.getTime(), to: w.to.getTime() });
+    expect(s.window).toEqual({ from: w.from.getTime(), to: w.to.getTime(), timeZone: 'Asia/Shanghai' });
 
     const mine = (await list(a)).json<Envelope<TeamList>>().data;
     expect(mine.parent).toMatchObject({ id: a.id, depth: 0 });

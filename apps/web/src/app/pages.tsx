@@ -49,6 +49,8 @@ const WithdrawDetail = lazyPage(() => import('../features/wallet/WithdrawDetailP
 const Equity = lazyPage(() => import('../features/benefits/EquityPage'));
 const MonthEquityPay = lazyPage(() => import('../features/benefits/MonthEquityPayPage'));
 const Pay = lazyPage(() => import('../features/benefits/PayPage'));
+// Team.
+const Team = lazyPage(() => import('../features/team/TeamPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -99,6 +101,7 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   equity: () => <Equity />,
   monthEquityPay: () => <MonthEquityPay />,
   pay: () => <Pay />,
+  team: () => <Team />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -143,6 +146,7 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   equity: Equity,
   monthEquityPay: MonthEquityPay,
   pay: Pay,
+  team: Team,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

@@ -47,7 +47,8 @@ export type PageKind =
   | 'withdrawDetail'
   | 'equity'
   | 'monthEquityPay'
-  | 'pay';
+  | 'pay'
+  | 'team';
 
 export interface RouteDef {
   path: string;
@@ -119,8 +120,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/aboutus/aboutus', title: 'page.aboutus', page: 'aboutus' },
   soon('/pages/notice/notice', 'notice'),
   { path: '/pages/robot/robotHistory/robotHistory', title: 'page.robotHistory', page: 'robotHistory' },
-  soon('/pages/group/group', 'group'),
-  soon('/pages/group/groupNext', 'groupNext'),
+  { path: '/pages/group/group', title: 'page.group', page: 'team' },
+  { path: '/pages/group/groupNext', title: 'page.groupNext', page: 'team' },
   soon('/pages/group/explain/explain', 'groupExplain'),
   soon('/pages/index/rankingList/rankingList', 'rankingList'),
   { path: '/pages/wallet/export/export', title: 'page.walletExport', page: 'walletExport' },

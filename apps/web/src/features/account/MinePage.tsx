@@ -6,7 +6,7 @@ import { IconChevron } from '../../components/icons';
 import { logout } from '../../lib/session';
 import { ChangePayPwdDialog } from './ChangePayPwdDialog';
 import { GuestPrompt } from './GuestPrompt';
-import { InviteCopyButton } from './InviteCopyButton';
+import { InviteCopyButton } from '../../components/InviteCopyButton';
 import { displayName, useUserInfo } from './useUserInfo';
 
 function Row({ to, label, testId, value }: { to: string; label: string; testId: string; value?: ReactNode }) {

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { POPUP_CLOSE_DELAY_MS } from '@lq/contracts';
 import { IconUser } from '../../components/icons';
 import { logout } from '../../lib/session';
-import { InviteCopyButton } from './InviteCopyButton';
+import { InviteCopyButton } from '../../components/InviteCopyButton';
 import { useUserInfo } from './useUserInfo';
 
 // Forms (zod, react-hook-form) stay out of the first-load bundle.

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { copyText, inviteLink } from '../../lib/clipboard';
-import { showToast } from '../../lib/toast';
+import { copyText, inviteLink } from '../lib/clipboard';
+import { showToast } from '../lib/toast';
 
 export function InviteCopyButton({ code, testId = 'copy-invite-link', className = 'btn btn-secondary' }: { code: string; testId?: string; className?: string }) {
   const { t } = useTranslation();

@@ -1,0 +1,23 @@
+// Calls of the team screens (packages/contracts/src/team.ts, docs/api.md "Team") and their hooks.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { TeamList, TeamSummary } from '@lq/contracts';
+import { api } from '../../lib/session';
+
+export const TEAM_PATH = '/pages/group/group';
+export const TEAM_NEXT_PATH = '/pages/group/groupNext';
+const PAGE_SIZE = 20;
+
+export function useTeamSummary() {
+  return useQuery({ queryKey: ['team', 'summary'], queryFn: () => api.get<TeamSummary>('user/api/team/summary') });
+}
+
+/** Direct referrals of `parent` (the caller when undefined), filtered by `q`, page by page. */
+export function useTeamList(parent: number | undefined, q: string) {
+  return useInfiniteQuery({
+    queryKey: ['team', 'list', parent ?? 'me', q],
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) =>
+      api.get<TeamList>('user/api/team/list', { query: { page: pageParam, size: PAGE_SIZE, ...(parent ? { parent } : {}), ...(q ? { q } : {}) } }),
+    getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
+  });
+}

@@ -1,0 +1,92 @@
+// The team on a phone (Japanese) and a desktop (English): a referrer copies the invite link from
+// the team page (empty yet); a newcomer opens it in another browser, finds the code filled in on
+// register and signs up; the referrer's team counts them, lists them, and a member of theirs
+// (registered by the newcomer's code) shows one level further down on groupNext. A search with
+// no match says so. No page is wider than the phone.
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { waitForCode } from './support/mailbox';
+import { PASSWORD, apiLogin, login, register } from './support/users';
+
+async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/team-${step}.png`, fullPage: true });
+}
+async function fitsTheScreen(page: Page): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+test('an invite link brings a newcomer into the team; the team and the next level list them', async ({ page, browser, request }, info) => {
+  test.setTimeout(120_000);
+  const locale = info.project.name === 'phone' ? 'ja-JP' : 'en-US';
+  const referrer = `team.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, referrer);
+  await login(page, referrer);
+  await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+  await page.goto('/#/pages/index/mine');
+  await page.reload();
+
+  // Mine → team: nobody yet; the invite link is there to share.
+  await page.getByTestId('mine-team').click();
+  await expect(page).toHaveURL(/pages\/group\/group/);
+  await expect(page.getByTestId('team-direct')).toHaveText('0');
+  await expect(page.getByTestId('team-empty')).toBeVisible();
+  const code = (await page.getByTestId('team-invite-code').textContent())!.trim();
+  const link = await page.getByTestId('team-copy-invite').getAttribute('data-invite-link');
+  expect(link).toContain(`inviteCode=${code}`);
+  await fitsTheScreen(page);
+  await shot(page, info, '01-empty');
+
+  // A newcomer opens the link in their own browser: register with the code filled in.
+  const other = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: page.viewportSize() ?? undefined });
+  const newcomerPage = await other.newPage();
+  const newcomer = `joiner.${info.project.name}.${Date.now()}@example.com`;
+  await newcomerPage.goto(link!.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(newcomerPage.getByTestId('register-invite')).toHaveValue(code);
+  await newcomerPage.getByTestId('register-email').fill(newcomer);
+  const sentAt = Date.now();
+  await newcomerPage.getByTestId('register-send-code').click();
+  await newcomerPage.getByTestId('register-code').fill(await waitForCode(newcomer, sentAt - 1000));
+  await newcomerPage.getByTestId('register-password').fill(PASSWORD);
+  await newcomerPage.getByTestId('register-password-again').fill(PASSWORD);
+  await newcomerPage.getByTestId('register-agree').check();
+  await newcomerPage.getByTestId('register-country').selectOption('US');
+  await newcomerPage.getByTestId('register-submit').click();
+  await expect(newcomerPage).toHaveURL(/#\/pages\/login\/login/);
+  await other.close();
+
+  // Someone the newcomer invites (through the API): the referrer's team, one level further down.
+  const newcomerCode = await codeOf(request, newcomer);
+  await register(request, `deeper.${info.project.name}.${Date.now()}@example.com`, newcomerCode);
+
+  await page.reload();
+  await expect(page.getByTestId('team-direct')).toHaveText('1');
+  await expect(page.getByTestId('team-size')).toHaveText('2');
+  const row = page.getByTestId('team-member');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(newcomerCode);
+  await expect(row).toHaveAttribute('data-active', 'false');
+  await fitsTheScreen(page);
+  await shot(page, info, '02-one-referral');
+
+  // Their own team on the next page.
+  await row.getByTestId('team-member-open').click();
+  await expect(page).toHaveURL(/pages\/group\/groupNext\?parent=\d+/);
+  await expect(page.getByTestId('team-depth')).toBeVisible();
+  await expect(page.getByTestId('team-member')).toHaveCount(1);
+  await expect(page.getByTestId('team-member-open')).toHaveCount(0);
+  await fitsTheScreen(page);
+  await shot(page, info, '03-next-level');
+
+  // A search that matches nobody says so.
+  await page.getByTestId('team-search').fill('nobody-here');
+  await page.getByTestId('team-search-go').click();
+  await expect(page.getByTestId('team-empty')).toBeVisible();
+  await expect(page.getByTestId('team-member')).toHaveCount(0);
+});
+
+/** The invite code of a registered user, read from their profile. */
+async function codeOf(request: APIRequestContext, mail: string): Promise<string> {
+  const headers = await apiLogin(request, mail);
+  const res = (await (await request.get('/user/api/info', { headers })).json()) as { data: { userCode: string } };
+  return res.data.userCode;
+}
