@@ -4,18 +4,10 @@
 // (both agreements ticked first): too little balance offers the deposit page with the amount
 // missing; after another credit the pack is paid, the rights count 3 crypto seats and the purchases
 // list both; auto-renew is switched off after a confirmation. No page is wider than the phone.
-// Then, on the fake exchange: two Binance accounts bound, a robot on the first takes the unlock's
-// seat, the second finds no free seat and is offered one; bought on the payment step, its robot
-// starts.
+// Then two MT5 accounts bound: a paper robot on the first takes the unlock's forex seat, the second
+// finds no free seat and is offered one; bought on the payment step, its robot starts.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { holding } from './support/exclusive';
-import { FAKE_EXCHANGE_PORT } from './support/env';
-import { waitForSymbol } from './support/market';
 import { adjustWallet, grantUnlock, login, register, setPayPassword, type Envelope } from './support/users';
-
-const testOnFakeAccount = holding('fake-account');
-const FAKE_BINANCE = `http://127.0.0.1:${FAKE_EXCHANGE_PORT}`;
-const MINUTE = 60_000;
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/benefits-${step}.png`, fullPage: true });
@@ -140,57 +132,30 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await expect(page.getByTestId('wallet-page')).toContainText('10.00');
 });
 
-/** Binds a Binance key through apikey → bindMarket → apiAdd; the new account's id. */
-async function bindBinance(page: Page, name: string, apiKey: string, secret: string): Promise<number> {
-  await page.goto('/#/pages/apikey/apikey');
-  await page.getByTestId('apikey-bind-crypto').click();
-  await page.getByTestId('bind-exchange-binance').click();
-  await page.getByTestId('bind-next').click();
-  await page.getByTestId('add-accountName').fill(name);
-  await page.getByTestId('add-apiKey').fill(apiKey);
-  await page.getByTestId('add-secretKey').fill(secret);
-  await page.getByTestId('add-leverage').fill('5');
-  const [bound] = await Promise.all([
-    page.waitForResponse((r) => r.url().includes('/user/api/apikey/bind') && r.request().method() === 'POST'),
-    page.getByTestId('add-submit').click(),
-  ]);
-  const body = (await bound.json()) as Envelope<{ account: { id: number } }>;
-  expect(body.code, body.msg).toBe('00000');
-  await expect(page.getByTestId('apikey-bound')).toBeVisible();
-  return body.data.account.id;
+/** Binds an MT5 account through the API (no terminal needed for a paper robot); its id. */
+async function bindMt5(page: Page, request: APIRequestContext, name: string): Promise<number> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = (await (
+    await request.post('/user/api/apikey/bind', { data: { exchange: 'mt5', accountName: name }, headers: { Authorization: `Bearer ${token ?? ''}` } })
+  ).json()) as Envelope<{ account: { id: number } }>;
+  expect(res.code, res.msg).toBe('00000');
+  return res.data.account.id;
 }
 
-/** A paper grid robot on BTCUSDT on `accountId` through the robot form; the answer's code. */
+/** A paper grid robot on EURUSD on `accountId` through the robot form; the answer's code. */
 async function paperRobot(page: Page, accountId: number): Promise<string> {
-  await page.goto('/#/pages/createOrder/crypto_grid?type=1&strategy=grid&symbol=BTCUSDT');
+  await page.goto('/#/pages/createOrder/forex_grid?type=1&strategy=grid&symbol=EURUSD');
   await expect(page.getByTestId('robot-fields')).toBeVisible();
-  await page.getByTestId('field-symbol').selectOption('BTCUSDT');
   await page.getByTestId('field-accountId').selectOption(String(accountId));
   await page.getByTestId('mode-paper').click();
-  await page.getByTestId('field-capital').fill('1000');
-  await page.getByTestId('field-gridNumber').fill('5');
-  await page.getByTestId('field-gap').fill('0.5');
+  const symbol = page.getByTestId('field-symbol');
+  if ((await symbol.evaluate((el) => el.tagName)) === 'INPUT') await symbol.fill('EURUSD');
   const answer = page.waitForResponse((r) => r.url().includes('/order/api/robot/create'));
   await page.getByTestId('create-submit').click();
   return ((await (await answer).json()) as Envelope<unknown>).code;
 }
 
-/** Robots and accounts a try left behind, stopped and unbound after it. */
-let leftover: { token: string; accounts: number[] } | null = null;
-testOnFakeAccount.afterEach(async ({ request }: { request: APIRequestContext }) => {
-  if (!leftover) return;
-  const { token, accounts } = leftover;
-  leftover = null;
-  const headers = { Authorization: `Bearer ${token}` };
-  const list = (await (await request.get('/order/api/robot/list?status=active&pageSize=50', { headers })).json()) as Envelope<{ list: { id: number; status: string }[] } | null>;
-  for (const r of list.data?.list ?? []) if (r.status !== 'stopped') await request.post('/order/api/robot/stop', { headers, data: { id: r.id } });
-  for (const id of accounts) {
-    await expect.poll(async () => ((await (await request.delete(`/user/api/apikey/unbind?id=${id}`, { headers })).json()) as Envelope<unknown>).code, { timeout: 2 * MINUTE }).toMatch(/^(00000|A0404)$/);
-  }
-});
-
-testOnFakeAccount('a second account finds no free seat, is offered one, and its robot starts once the seat is bought', async ({ page, request }, info) => {
-  testOnFakeAccount.setTimeout(5 * MINUTE);
+test('a second account finds no free seat, is offered one, and its robot starts once the seat is bought', async ({ page, request }, info) => {
   const locale = info.project.name === 'phone' ? 'th-TH' : 'en-US';
   const mail = `seats.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
@@ -200,59 +165,47 @@ testOnFakeAccount('a second account finds no free seat, is offered one, and its 
   await login(page, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.reload();
-  leftover = { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '', accounts: [] };
-  // Two keys of the fake exchange's one account (a user may not bind one key twice).
-  const seeded = await request.post(`${FAKE_BINANCE}/__admin/seed`, {
-    headers: { connection: 'close' },
-    data: {
-      keys: { 'fake-key': 'fake-secret', 'fake-key-2': 'fake-secret-2' },
-      account: { enableWithdrawals: false, enableFutures: true, ipRestrict: false, dualSidePosition: false, marginType: 'CROSSED' },
-    },
-  });
-  expect(seeded.ok()).toBe(true);
-  await waitForSymbol(request, 'binance', 'BTCUSDT');
 
-  const main = await bindBinance(page, 'Binance main', 'fake-key', 'fake-secret');
-  leftover.accounts.push(main);
-  const second = await bindBinance(page, 'Binance second', 'fake-key-2', 'fake-secret-2');
-  leftover.accounts.push(second);
+  const main = await bindMt5(page, request, 'MT5 main');
+  const second = await bindMt5(page, request, 'MT5 second');
 
-  // The unlock's one crypto seat goes to the first account's robot.
+  // The unlock's one forex seat goes to the first account's robot.
   expect(await paperRobot(page, main)).toBe('00000');
   await expect(page).toHaveURL(/orderDetail\?id=\d+/);
   await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', 'running');
 
-  // The second account: no free seat; the offer opens the pack page on account seats, crypto.
+  // The second account: no free seat; the offer opens the pack page on account seats, forex.
   expect(await paperRobot(page, second)).toBe('A0312');
   await expect(page.getByTestId('no-seat-sheet')).toBeVisible();
   await fitsTheScreen(page);
   await shot(page, info, '06-no-free-seat');
   await page.getByTestId('open-seat').click();
-  await expect(page).toHaveURL(/pages\/equity\/monthEquityPay\?kind=seat&market=crypto/);
+  await expect(page).toHaveURL(/pages\/equity\/monthEquityPay\?kind=seat&market=forex/);
   await page.getByTestId('pack-quantity').fill('1');
   await page.getByTestId('pack-months').selectOption('1');
   await expect(page.getByTestId('pack-amount')).toHaveText('10.00');
   await page.getByTestId('pack-agree-month').check();
   await page.getByTestId('pack-next').click();
-  await expect(page).toHaveURL(/pages\/pay\/pay\?item=seat&market=crypto&quantity=1&months=1/);
+  await expect(page).toHaveURL(/pages\/pay\/pay\?item=seat&market=forex&quantity=1&months=1/);
   await expect(page.getByTestId('pay-after')).toHaveText('40.00');
   await page.getByTestId('pay-pwd').fill('246810');
   await page.getByTestId('pay-submit').click();
   await expect(page).toHaveURL(/pages\/equity\/index/);
-  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-owned', '2');
-  await expect(page.getByTestId('rights-crypto-seats')).toHaveAttribute('data-free', '1');
+  await expect(page.getByTestId('rights-forex-seats')).toHaveAttribute('data-owned', '2');
+  await expect(page.getByTestId('rights-forex-seats')).toHaveAttribute('data-free', '1');
 
   // Now the second account's robot starts, and both hold a seat.
   expect(await paperRobot(page, second)).toBe('00000');
   await expect(page).toHaveURL(/orderDetail\?id=\d+/);
   await expect(page.getByTestId('robot-detail')).toHaveAttribute('data-status', 'running');
-  // The robot list shows the current market: crypto (Binance).
-  await page.goto('/#/');
-  await page.getByTestId('market-switcher').filter({ visible: true }).first().click();
-  await page.getByTestId('market-option-binance').click();
   await page.goto('/#/pages/robot/robotOrderList/robotOrderList');
   await expect(page.getByTestId('robot-row').filter({ visible: true })).toHaveCount(2);
   await expect(page.getByTestId('robot-seats')).toContainText('2 / 2');
   await fitsTheScreen(page);
   await shot(page, info, '07-two-robots');
+  // Stopped again: paper robots hold nothing, and the run leaves nothing going.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { Authorization: `Bearer ${token ?? ''}` };
+  const list = (await (await request.get('/order/api/robot/list?status=active&pageSize=50', { headers })).json()) as Envelope<{ list: { id: number }[] }>;
+  for (const r of list.data.list) await request.post('/order/api/robot/stop', { headers, data: { id: r.id } });
 });

@@ -2,10 +2,11 @@
 // the team page (empty yet); a newcomer opens it in another browser, finds the code filled in on
 // register and signs up; the referrer's team counts them, lists them, and a member of theirs
 // (registered by the newcomer's code) shows one level further down on groupNext. A search with
-// no match says so. No page is wider than the phone.
+// no match says so; the benefits page shows the VIP tiers and what is missing once the daily
+// computation ran. No page is wider than the phone.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
-import { PASSWORD, apiLogin, login, register } from './support/users';
+import { PASSWORD, apiLogin, login, ops, register } from './support/users';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/team-${step}.png`, fullPage: true });
@@ -82,6 +83,19 @@ test('an invite link brings a newcomer into the team; the team and the next leve
   await page.getByTestId('team-search-go').click();
   await expect(page.getByTestId('team-empty')).toBeVisible();
   await expect(page.getByTestId('team-member')).toHaveCount(0);
+
+  // VIP progress on the benefits page, once the daily computation ran: no tier yet, and VIP1
+  // says an active direct referral is missing (the newcomer runs no robot).
+  ops('vip:compute');
+  await page.goto('/#/pages/equity/index');
+  await expect(page.getByTestId('vip-progress')).toHaveAttribute('data-level', 'none');
+  await expect(page.getByTestId('vip-tier')).toHaveCount(3);
+  const vip1 = page.getByTestId('vip-tier').first();
+  await expect(vip1).toHaveAttribute('data-reached', 'false');
+  await expect(vip1.locator('[data-measure=activeDirect]')).toHaveAttribute('data-met', 'false');
+  await expect(page.getByTestId('vip-window')).not.toBeEmpty();
+  await fitsTheScreen(page);
+  await shot(page, info, '04-vip-progress');
 });
 
 /** The invite code of a registered user, read from their profile. */

@@ -31,6 +31,7 @@ import { robotsPlugin } from './robots';
 import { walletPlugin } from './wallet';
 import { depositsPlugin } from './deposits';
 import { withdrawalsPlugin } from './withdrawals';
+import { referralsPlugin } from './referrals';
 import { teamPlugin } from './team';
 import { tradingAccountsPlugin } from './trading-accounts';
 import { usersPlugin } from './users';
@@ -198,6 +199,7 @@ export async function buildApp(
     await app.register(withdrawalsPlugin);
     await app.register(benefitsPlugin);
     await app.register(teamPlugin);
+    await app.register(referralsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

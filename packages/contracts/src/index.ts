@@ -19,3 +19,4 @@ export * from './deposit';
 export * from './withdraw';
 export * from './benefits';
 export * from './team';
+export * from './vip';

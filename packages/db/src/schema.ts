@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -478,6 +479,7 @@ export const robotFills = pgTable(
   (t) => [
     uniqueIndex('robot_fills_key').on(t.robotId, t.fillKey),
     index('robot_fills_robot_idx').on(t.robotId, t.filledAt),
+    index('robot_fills_filled_at_idx').on(t.filledAt),
   ],
 );
 
@@ -873,6 +875,42 @@ export const userTree = pgTable(
     uniqueIndex('user_tree_upline_key').on(t.descendantId, t.depth),
     check('user_tree_depth', sql`${t.depth} >= 1`),
   ],
+);
+
+/** Each user's VIP figures of the last computation (referrals/vip.ts), rewritten by every run. */
+export const vipProgress = pgTable('vip_progress', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id),
+  asOf: date('as_of').notNull(),
+  windowFrom: timestamp('window_from', { withTimezone: true }).notNull(),
+  windowTo: timestamp('window_to', { withTimezone: true }).notNull(),
+  ownVolume: numeric('own_volume', { precision: 30, scale: 2 }).notNull(),
+  teamVolume: numeric('team_volume', { precision: 30, scale: 2 }).notNull(),
+  activeDirect: integer('active_direct').notNull(),
+  teamActive: integer('team_active').notNull(),
+  /** The tier these figures reach ('none': none). */
+  reached: text('reached').notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every change of a user's level: reached by the figures, or set by an operator. */
+export const userLevelChanges = pgTable(
+  'user_level_changes',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    fromLevel: text('from_level').notNull(),
+    toLevel: text('to_level').notNull(),
+    /** reached | operator */
+    reason: text('reason').notNull(),
+    /** The day computed (reached), null for an operator's change. */
+    asOf: date('as_of'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('user_level_changes_user_idx').on(t.userId, t.id), check('user_level_changes_reason', sql`${t.reason} in ('reached', 'operator')`)],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statsWindow } from './windows';
+import { dayOf, dayStart, progressWindow, statsWindow } from './windows';
 
 describe('statsWindow', () => {
   it('ends at today 00:00 in the platform timezone and starts 30 calendar days before', () => {
@@ -17,5 +17,24 @@ describe('statsWindow', () => {
     const w = statsWindow('America/New_York', new Date('2026-11-28T12:00:00Z'));
     expect(w.to.toISOString()).toBe('2026-11-28T05:00:00.000Z');
     expect(w.from.toISOString()).toBe('2026-10-29T04:00:00.000Z');
+  });
+});
+
+describe('progressWindow and days', () => {
+  it('cuts the 30 days at the 1st of the month: empty on the 1st, whole by the 31st', () => {
+    const onFirst = progressWindow('Asia/Shanghai', dayStart('2026-12-01', 'Asia/Shanghai'));
+    expect(onFirst.from.getTime()).toBe(onFirst.to.getTime());
+    const mid = progressWindow('Asia/Shanghai', new Date('2026-11-28T01:37:00Z'));
+    expect(mid.from.toISOString()).toBe('2026-10-31T16:00:00.000Z'); // 1 November 00:00 in Shanghai
+    expect(mid.to.toISOString()).toBe('2026-11-27T16:00:00.000Z');
+    const late = progressWindow('UTC', dayStart('2026-12-31', 'UTC'));
+    expect([late.from.toISOString(), late.to.toISOString()]).toEqual(['2026-12-01T00:00:00.000Z', '2026-12-31T00:00:00.000Z']);
+  });
+
+  it('reads and names days in the platform timezone', () => {
+    expect(dayStart('2026-11-28', 'Asia/Shanghai').toISOString()).toBe('2026-11-27T16:00:00.000Z');
+    expect(dayOf(new Date('2026-11-27T16:30:00Z'), 'Asia/Shanghai')).toBe('2026-11-28');
+    expect(() => dayStart('2026-02-30', 'UTC')).toThrow(/no such day/);
+    expect(() => dayStart('28.11.2026', 'UTC')).toThrow(/YYYY-MM-DD/);
   });
 });

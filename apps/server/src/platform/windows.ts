@@ -3,7 +3,7 @@
 // two screens never disagree on a figure. Calendar days of that zone (date-fns with @date-fns/tz):
 // a day with a daylight-saving change is 23 or 25 hours long, never shifted.
 import { TZDate } from '@date-fns/tz';
-import { startOfDay, subDays } from 'date-fns';
+import { format, startOfDay, startOfMonth, subDays } from 'date-fns';
 
 export const WINDOW_DAYS = 30;
 
@@ -20,3 +20,26 @@ export function statsWindow(timeZone: string, now: Date = new Date()): StatsWind
   const today = startOfDay(new TZDate(now.getTime(), timeZone));
   return { from: new Date(subDays(today, WINDOW_DAYS).getTime()), to: new Date(today.getTime()), timeZone };
 }
+
+/**
+ * The VIP progress window (business.md: "progress resets on the 1st of each month"): the stats
+ * window cut at the 1st of the current month, 00:00, so what counts towards a tier starts again
+ * each month — on the 1st it is empty — while tiers reached stay.
+ */
+export function progressWindow(timeZone: string, now: Date = new Date()): StatsWindow {
+  const w = statsWindow(timeZone, now);
+  const monthStart = startOfMonth(new TZDate(w.to.getTime(), timeZone)).getTime();
+  return { ...w, from: new Date(Math.max(w.from.getTime(), monthStart)) };
+}
+
+/** The instant `day` (YYYY-MM-DD) begins in `timeZone`: "as of" that day, today is `day`. */
+export function dayStart(day: string, timeZone: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new RangeError(`a day is YYYY-MM-DD (got "${day}")`);
+  const d = new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]), timeZone);
+  if (d.getFullYear() !== Number(m[1]) || d.getMonth() !== Number(m[2]) - 1 || d.getDate() !== Number(m[3])) throw new RangeError(`no such day: ${day}`);
+  return new Date(d.getTime());
+}
+
+/** The calendar day (YYYY-MM-DD) `at` falls on in `timeZone`. */
+export const dayOf = (at: Date, timeZone: string): string => format(new TZDate(at.getTime(), timeZone), 'yyyy-MM-dd');

@@ -17,6 +17,7 @@ import { useAppStore } from '../../lib/store';
 import { useLoadMore } from '../../lib/useLoadMore';
 import { acceptAgreement, afterPurchase, AGREEMENT_PATHS, PACK_PATH, PAY_PATH, switchAutoRenew, useAgreements, useCatalogue, usePurchases, useRights } from './api';
 import { orderSearch } from './order';
+import { VipCard } from './VipCard';
 import '../../components/screens.css';
 import './benefits.css';
 
@@ -50,6 +51,7 @@ export default function EquityPage() {
           </Link>
         )}
       </section>
+      <VipCard />
       <Rights rights={rights.data} />
       <section className="card" aria-labelledby="bf-packs-title">
         <h2 className="bt-h2" id="bf-packs-title">{t('packs.title')}</h2>

@@ -1,7 +1,7 @@
 // Calls of the benefit screens (paths of packages/contracts/src/benefits.ts, docs/api.md "Benefits")
 // and their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import { AGREEMENT_VERSIONS, type Agreement, type EquityAgreements, type EquityBuyBody, type EquityCatalogue, type EquityPurchase, type EquityPurchases, type EquityRights, type EquityUnlockBody, type WalletInfo } from '@lq/contracts';
+import { AGREEMENT_VERSIONS, type Agreement, type EquityAgreements, type EquityBuyBody, type EquityCatalogue, type EquityPurchase, type EquityPurchases, type EquityRights, type EquityUnlockBody, type VipProgress, type WalletInfo } from '@lq/contracts';
 import { api } from '../../lib/session';
 
 export const PATHS = {
@@ -23,6 +23,10 @@ const PAGE_SIZE = 20;
 
 export function useCatalogue() {
   return useQuery({ queryKey: ['equity', 'catalogue'], queryFn: () => api.get<EquityCatalogue>(PATHS.catalogue), staleTime: 60_000 });
+}
+
+export function useVipProgress() {
+  return useQuery({ queryKey: ['vip', 'progress'], queryFn: () => api.get<VipProgress>('user/api/vip/progress') });
 }
 
 export function useRights() {

@@ -1,0 +1,19 @@
+// Referrals: VIP progress and levels (vip.ts) over the referral tree (user_tree, read by team/
+// too); rebates, rankings and dividends come next.
+import fp from 'fastify-plugin';
+import { platformDeps } from '../platform/deps';
+import { startReferralJobs } from './jobs';
+import { referralRoutes } from './routes';
+
+export const referralsPlugin = fp(
+  async (app) => {
+    const deps = platformDeps(app);
+    referralRoutes(app, deps);
+    app.jobs.add('referrals', startReferralJobs(deps.config.PLATFORM_TIMEZONE));
+    return Promise.resolve();
+  },
+  { name: 'referrals' },
+);
+
+export { REFERRAL_OPS } from './ops';
+export { computeVip } from './vip';

@@ -1,0 +1,62 @@
+// Operator commands of the referrals area (wired into `npm run ops` by ops/).
+import { VIP_MEASURES, VIP_TIERS, vipThresholds, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
+import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { computeVip, setThresholds, thresholdsOf } from './vip';
+
+const FLAG_OF: Record<VipMeasure, string> = { ownVolume: 'own-volume', activeDirect: 'active-direct', teamVolume: 'team-volume', teamActive: 'team-active' };
+
+function printThresholds(t: VipThresholds, out: (line: string) => void): void {
+  printTable(
+    [['level', 'match', ...VIP_MEASURES.map((m) => FLAG_OF[m])], ...VIP_TIERS.map((l) => [l, t[l].match, ...VIP_MEASURES.map((m) => t[l].conditions.find((c) => c.measure === m)?.min ?? '-')])],
+    out,
+  );
+}
+
+export const REFERRAL_OPS: OpsCommandSet = {
+  usage: `  vip:compute [--date YYYY-MM-DD]             compute VIP progress as of a day (default today, platform timezone) and raise levels reached
+  vip:thresholds [<VIP1|VIP2|VIP3> [--match any|all] [--own-volume N] [--active-direct N] [--team-volume N] [--team-active N]]
+                                              show the tiers' conditions, or set one tier's (a value of - drops that condition)`,
+  commands: {
+    'vip:compute': {
+      args: -1,
+      async run(db, args, out, config) {
+        const { positional, values } = flags(args, ['date']);
+        if (positional.length > 0) throw new OpsError('vip:compute [--date YYYY-MM-DD]', 2);
+        let run;
+        try {
+          run = await computeVip(db.db, config.PLATFORM_TIMEZONE, values.date);
+        } catch (e) {
+          if (e instanceof RangeError) throw new OpsError(e.message, 2);
+          throw e;
+        }
+        out(`as of ${run.asOf} (${config.PLATFORM_TIMEZONE}): window ${run.window.from.toISOString()} – ${run.window.to.toISOString()}; ${run.users} users computed, ${run.raised} level(s) raised`);
+      },
+    },
+    'vip:thresholds': {
+      args: -1,
+      async run(db, args, out) {
+        const { positional, values } = flags(args, ['match', ...Object.values(FLAG_OF)]);
+        const current = await thresholdsOf(db.db);
+        if (positional.length === 0) return printThresholds(current, out);
+        const [level] = positional;
+        if (positional.length !== 1 || !(VIP_TIERS as readonly string[]).includes(level)) throw new OpsError('vip:thresholds <VIP1|VIP2|VIP3> [--match any|all] [--own-volume N] …', 2);
+        const rule = { ...current[level as VipTier], conditions: [...current[level as VipTier].conditions] };
+        if (values.match !== undefined) {
+          if (values.match !== 'any' && values.match !== 'all') throw new OpsError(`--match is any or all (got "${values.match}")`, 2);
+          rule.match = values.match;
+        }
+        for (const measure of VIP_MEASURES) {
+          const v = values[FLAG_OF[measure]];
+          if (v === undefined) continue;
+          rule.conditions = rule.conditions.filter((c) => c.measure !== measure);
+          if (v !== '-') rule.conditions.push({ measure, min: v });
+        }
+        const next = vipThresholds.safeParse({ ...current, [level]: rule });
+        if (!next.success) throw new OpsError(`not a valid rule: ${next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (amounts: up to 2 decimals; at least one condition)`, 2);
+        await setThresholds(db.db, next.data);
+        out(`${level}: set; the next computation (daily, or vip:compute) applies it`);
+        printThresholds(next.data, out);
+      },
+    },
+  },
+};
