@@ -186,6 +186,8 @@ describe('robot runner on the fake exchange', () => {
     await t.database.exec(`update robots set status = 'stopping' where id = $1`, [paper]);
     await runner.heartbeat();
     await minutes(runner, 2);
+    // Its leases released: a runner left going would hold the next test's robot.
+    await runner.stop();
   });
 
   it('an order the venue refuses (insufficient margin) pauses the robot with the reason', async () => {
