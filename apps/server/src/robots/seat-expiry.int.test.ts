@@ -1,7 +1,7 @@
 // Seat expiry on a real app and database: a user with the unlock and a 2-seat crypto pack runs
 // robots on three accounts; the pack expires (its period moved into the past, as a clock moved
 // forward would) and the pass freezes the two most recently bound accounts, sets their robots
-// stopping with the reason (the runner closes their positions: runner/runner.int.test.ts, "a seat
+// stopping with the reason (the runner closes their positions: runner/seat-expiry.int.test.ts, "a seat
 // pack that expires"), mails the owner once, and does nothing more when run again. Release needs
 // a free seat: refused, then a seat bought, released, a robot starts on it again. An
 // auto-renewing pack renewed in the same pass freezes nothing. `verifyLedger` after each.
