@@ -245,16 +245,15 @@ export class Runner {
 
   private async pauseForError(id: number, e: VenueError): Promise<void> {
     const key = reasonKey(e);
+    // The pause and its event in one statement: nobody reads a robot paused without its reason's event.
     const rows = await this.o.database.exec(
-      `update robots set status = 'paused', pause_reason = $3, updated_at = now() where id = $1 and lease_owner = $2 and status = 'running' returning id`,
-      [id, this.owner, `${key}: ${e.message}`.slice(0, 500)],
+      `with paused as (
+         update robots set status = 'paused', pause_reason = $3, updated_at = now() where id = $1 and lease_owner = $2 and status = 'running' returning id
+       )
+       insert into robot_events (robot_id, kind, message, detail) select id, 'error', $4, $5::jsonb from paused returning robot_id`,
+      [id, this.owner, `${key}: ${e.message}`.slice(0, 500), `robot.error.${key}`, JSON.stringify({ venueCode: e.venueCode, message: e.message })],
     );
     if (rows.length === 0) return;
-    await this.o.database.exec(`insert into robot_events (robot_id, kind, message, detail) values ($1, 'error', $2, $3::jsonb)`, [
-      id,
-      `robot.error.${key}`,
-      JSON.stringify({ venueCode: e.venueCode, message: e.message }),
-    ]);
     this.o.log.warn({ robot: id, reason: key }, 'runner: robot paused');
   }
 
