@@ -6,8 +6,9 @@
 // list both; auto-renew is switched off after a confirmation. No page is wider than the phone.
 // Then two MT5 accounts bound: a paper robot on the first takes the unlock's forex seat, the second
 // finds no free seat and is offered one; bought on the payment step, its robot starts.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { adjustWallet, grantUnlock, login, register, setPayPassword, type Envelope } from './support/users';
+import { bindMt5 } from './support/accounts';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/benefits-${step}.png`, fullPage: true });
@@ -131,16 +132,6 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await page.goto('/#/pages/wallet/wallet');
   await expect(page.getByTestId('wallet-page')).toContainText('10.00');
 });
-
-/** Binds an MT5 account through the API (no terminal needed for a paper robot); its id. */
-async function bindMt5(page: Page, request: APIRequestContext, name: string): Promise<number> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = (await (
-    await request.post('/user/api/apikey/bind', { data: { exchange: 'mt5', accountName: name }, headers: { Authorization: `Bearer ${token ?? ''}` } })
-  ).json()) as Envelope<{ account: { id: number } }>;
-  expect(res.code, res.msg).toBe('00000');
-  return res.data.account.id;
-}
 
 /** A paper grid robot on EURUSD on `accountId` through the robot form; the answer's code. */
 async function paperRobot(page: Page, accountId: number): Promise<string> {

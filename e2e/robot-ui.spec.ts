@@ -5,8 +5,9 @@
 // pause / continue, stop with its confirmation, the history; a second account finds no free seat.
 // Finally, with the robot API answered by fixtures (page.route): a robot paused by an exchange
 // error in the list and its detail with positions, orders, fills and the error in plain words.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { type Envelope, grantUnlock, login, register } from './support/users';
+import { bindMt5 } from './support/accounts';
 
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
@@ -113,16 +114,6 @@ test('robot list, history, market, robot form and calculators', async ({ page, r
   await expectNoHorizontalScroll(page);
   await shot(page, info, '05-risk-calc');
 });
-
-async function bindMt5(page: Page, request: APIRequestContext, name: string): Promise<number> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  expect(token).toBeTruthy();
-  const res = (await (
-    await request.post('/user/api/apikey/bind', { data: { exchange: 'mt5', accountName: name }, headers: { Authorization: `Bearer ${token!}` } })
-  ).json()) as Envelope<{ account: { id: number } }>;
-  expect(res.code, res.msg).toBe('00000');
-  return res.data.account.id;
-}
 
 async function createPaperRobot(page: Page, accountId: number): Promise<string> {
   await page.goto('/#/pages/createOrder/forex_grid?type=1&strategy=grid&symbol=EURUSD');

@@ -272,6 +272,13 @@ export async function registerUser(
   return { mail, password, token: body.data.token, userCode: body.data.user.userCode };
 }
 
+/** A user registered through the real flow (with `inviteCode` when given), with their id. */
+export async function registeredUserWithId(t: TestApp, inviteCode?: string): Promise<RegisteredUser & { id: number }> {
+  const u = await registerUser(t, inviteCode ? { inviteCode } : {});
+  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
+  return { ...u, id: Number(row.id) };
+}
+
 /**
  * The basic rights (1 account seat and 1 backtest slot per market) as an operator grants them
  * (`npm run ops -- benefit:unlock`): what a test needs before it runs a robot or a backtest.

@@ -6,7 +6,7 @@
 // thresholds changed by the operator, and the progress API with what is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VipProgress } from '@lq/contracts';
-import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { runOps } from '../ops';
 import { dayStart } from '../platform/windows';
 import { computeVip } from './vip';
@@ -21,11 +21,7 @@ afterAll(() => t?.close());
 interface User extends RegisteredUser {
   id: number;
 }
-async function user(inviteCode?: string): Promise<User> {
-  const u = await registerUser(t, inviteCode ? { inviteCode } : {});
-  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
-  return { ...u, id: Number(row.id) };
-}
+const user = (inviteCode?: string): Promise<User> => registeredUserWithId(t, inviteCode);
 const levelOf = async (u: User) => (await t.database.exec<{ user_level: string }>('select user_level from users where id = $1', [u.id]))[0].user_level;
 const progress = async (u: User) => (await t.call('GET', '/user/api/vip/progress', { token: u.token })).json<Envelope<VipProgress>>().data;
 

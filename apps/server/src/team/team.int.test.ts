@@ -5,7 +5,7 @@
 // under its field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamList, TeamSummary } from '@lq/contracts';
-import { registerUser, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { statsWindow } from '../platform/windows';
 
 let t: TestApp;
@@ -17,11 +17,7 @@ afterAll(() => t?.close());
 interface User extends RegisteredUser {
   id: number;
 }
-async function user(inviteCode?: string): Promise<User> {
-  const u = await registerUser(t, inviteCode ? { inviteCode } : {});
-  const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
-  return { ...u, id: Number(row.id) };
-}
+const user = (inviteCode?: string): Promise<User> => registeredUserWithId(t, inviteCode);
 const summary = async (u: User) => (await t.call('GET', '/user/api/team/summary', { token: u.token })).json<Envelope<TeamSummary>>();
 const list = (u: User, query = '', lang = 'en_US') => t.call('GET', `/user/api/team/list${query}`, { token: u.token, lang });
 

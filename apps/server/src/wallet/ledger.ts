@@ -120,12 +120,26 @@ function checkLines(cmd: EntryCommand): void {
 }
 
 /**
- * Calls one of the ledger's SQL functions (`name`, a named statement on a pool) and answers its one
- * row. Inside a caller's transaction it runs in a savepoint: a refusal leaves that transaction usable.
+ * Runs one of the ledger's SQL functions (`name`, a named statement on a pool) and answers its
+ * rows; SQLSTATE LQ402 (a wallet short of funds) becomes InsufficientFundsError. Inside a caller's
+ * transaction it runs in a savepoint, so a refusal leaves that transaction usable — unless
+ * `savepoint` is false (PostOptions).
  */
-async function callLedgerFunction<T>(db: Database, name: string, text: string, values: readonly unknown[], savepoint = true): Promise<T> {
+async function callLedger<T>(db: Database, name: string, text: string, values: readonly unknown[], savepoint = true): Promise<T[]> {
   const inTransaction = 'rollback' in db; // drizzle's transaction object
-  const [row] = inTransaction && savepoint ? await db.transaction((tx) => queryPrepared<T>(tx, name, text, values)) : await queryPrepared<T>(db, name, text, values);
+  try {
+    return inTransaction && savepoint ? await db.transaction((tx) => queryPrepared<T>(tx, name, text, values)) : await queryPrepared<T>(db, name, text, values);
+  } catch (e) {
+    const cause = databaseErrorOf(e);
+    if (cause?.code !== 'LQ402') throw e;
+    const [available, needed] = (cause.detail ?? '0 0').split(' ').map((x) => BigInt(x));
+    throw new InsufficientFundsError(cause.message ?? '', available, needed);
+  }
+}
+
+/** `callLedger` for a function that answers one row. */
+async function callLedgerFunction<T>(db: Database, name: string, text: string, values: readonly unknown[], savepoint = true): Promise<T> {
+  const [row] = await callLedger<T>(db, name, text, values, savepoint);
   if (!row) throw new LedgerError(`${name}: no answer`);
   return row;
 }
@@ -172,17 +186,7 @@ export async function postEntry(db: Database, cmd: EntryCommand, options: PostOp
     specs.map((s) => s.userId),
     cmd.lines.map((l) => l.amount.toString()),
   ];
-  let row: PostedRow;
-  try {
-    row = await callLedgerFunction<PostedRow>(db, 'ledger_post_entry', POST_ENTRY, values, options.savepoint ?? true);
-  } catch (e) {
-    const cause = databaseErrorOf(e);
-    if (cause?.code === 'LQ402') {
-      const [available, needed] = (cause.detail ?? '0 0').split(' ').map((x) => BigInt(x));
-      throw new InsufficientFundsError(cause.message ?? '', available, needed);
-    }
-    throw e;
-  }
+  const row = await callLedgerFunction<PostedRow>(db, 'ledger_post_entry', POST_ENTRY, values, options.savepoint ?? true);
   if (row.replayed && row.entry_hash !== hash) throw new IdempotencyConflictError(cmd.key);
   return { id: Number(row.entry_id), status: row.entry_status, replayed: row.replayed };
 }
@@ -235,20 +239,7 @@ export async function postEntries(db: Database, cmds: readonly EntryCommand[]): 
     owners,
     amounts,
   ];
-  let rows: Array<PostedRow & { n: number }>;
-  try {
-    const inTransaction = 'rollback' in db;
-    rows = inTransaction
-      ? await db.transaction((tx) => queryPrepared<PostedRow & { n: number }>(tx, 'ledger_post_entries', POST_ENTRIES, values))
-      : await queryPrepared<PostedRow & { n: number }>(db, 'ledger_post_entries', POST_ENTRIES, values);
-  } catch (e) {
-    const cause = databaseErrorOf(e);
-    if (cause?.code === 'LQ402') {
-      const [available, needed] = (cause.detail ?? '0 0').split(' ').map((x) => BigInt(x));
-      throw new InsufficientFundsError(cause.message ?? '', available, needed);
-    }
-    throw e;
-  }
+  const rows = await callLedger<PostedRow & { n: number }>(db, 'ledger_post_entries', POST_ENTRIES, values);
   return rows.map((row) => {
     const i = Number(row.n) - 1;
     if (row.replayed && row.entry_hash !== hashes[i]) throw new IdempotencyConflictError(cmds[i].key);
