@@ -6,7 +6,7 @@
 // computation ran. No page is wider than the phone.
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
-import { PASSWORD, apiLogin, login, ops, register } from './support/users';
+import { PASSWORD, adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/team-${step}.png`, fullPage: true });
@@ -96,6 +96,63 @@ test('an invite link brings a newcomer into the team; the team and the next leve
   await expect(page.getByTestId('vip-window')).not.toBeEmpty();
   await fitsTheScreen(page);
   await shot(page, info, '04-vip-progress');
+});
+
+test('a referral pays for benefits; after settlement the referrer sees the rebate on the team page and in the wallet, and moves it to the balance', async ({ page, request }, info) => {
+  test.setTimeout(120_000);
+  const locale = info.project.name === 'phone' ? 'th-TH' : 'en-US';
+  const stamp = `${info.project.name}.${Date.now()}`;
+  const referrer = `rebater.${stamp}@example.com`;
+  await register(request, referrer);
+  const payer = `payer.${stamp}@example.com`;
+  await register(request, payer, await codeOf(request, referrer));
+
+  // The referral pays Lightning: the unlock (100), then a crypto seat pack for a month (10).
+  adjustWallet(payer, '200', 'balance', `rebate-e2e-${stamp}`);
+  await setPayPassword(request, payer, '246810');
+  const headers = await apiLogin(request, payer);
+  const call = async (path: string, data: Record<string, unknown>) => {
+    const res = (await (await request.post(path, { headers, data })).json()) as Envelope<unknown>;
+    expect(res.code, res.msg).toBe('00000');
+  };
+  await call('/user/api/equity/unlock', { paidPwd: '246810', idempotencyKey: `unlock-${stamp}` });
+  await call('/user/api/equity/agreements/accept', { agreement: 'monthEquity', version: '2026-11-27' });
+  await call('/user/api/equity/buy', { kind: 'seat', market: 'crypto', quantity: 1, months: 1, autoRenew: false, paidPwd: '246810', idempotencyKey: `pack-${stamp}` });
+
+  await login(page, referrer);
+  await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+  await page.goto('/#/pages/group/group');
+  await page.reload();
+  // (Not asserted empty before: the other project's run may settle today's payments at any time.)
+  await expect(page.getByTestId('team-rebates')).toBeVisible();
+
+  // The daily settlement (run by the operator for today): the direct referrer, not VIP, earns 10 %.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+  expect(ops('rebates:settle', '--date', today)).toMatch(/payment\(s\) settled/);
+  await page.reload();
+  await expect(page.getByTestId('rebate-total')).toHaveText('11.00');
+  await expect(page.getByTestId('rebate-today')).toHaveText('11.00');
+  await expect(page.getByTestId('rebate-row')).toHaveCount(2);
+  await expect(page.getByTestId('rebate-amount').first()).toHaveText('+1.00');
+  await expect(page.getByTestId('rebate-row').first()).toHaveAttribute('data-kind', 'differential');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('rebate-csv').click();
+  expect((await download).suggestedFilename()).toBe('rebates.csv');
+  await fitsTheScreen(page);
+  await shot(page, info, '05-rebates');
+
+  // The wallet: the rebate lines name their payment; the whole rebate moves to the balance wallet.
+  await page.goto('/#/pages/wallet/wallet');
+  await expect(page.getByTestId('wallet-rebate-amount')).toHaveText('11.00');
+  const rebateLine = page.locator('[data-testid=wallet-record][data-type=rebate]').first();
+  await expect(rebateLine.getByTestId('record-memo')).toContainText('#');
+  await page.getByTestId('wallet-transfer').click();
+  await page.getByTestId('transfer-all').click();
+  await page.getByTestId('transfer-submit').click();
+  await expect(page.getByTestId('wallet-rebate-amount')).toHaveText('0.00');
+  await expect(page.getByTestId('wallet-balance-amount')).toHaveText('11.00');
+  await fitsTheScreen(page);
+  await shot(page, info, '06-rebate-moved');
 });
 
 /** The invite code of a registered user, read from their profile. */

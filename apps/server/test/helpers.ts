@@ -295,10 +295,11 @@ export const PAY_PASSWORD = '123456';
 
 /**
  * A registered user with the payment password PAY_PASSWORD and `balance` micro-Lightning in the
- * balance wallet (an operator adjustment): what the money tests (withdrawals, benefits) start from.
+ * balance wallet (an operator adjustment), invited by `inviteCode` when given: what the money tests
+ * (withdrawals, benefits, rebates) start from.
  */
-export async function payingUser(t: TestApp, balance: bigint): Promise<RegisteredUser & { id: number }> {
-  const u = await registerUser(t);
+export async function payingUser(t: TestApp, balance: bigint, inviteCode?: string): Promise<RegisteredUser & { id: number }> {
+  const u = await registerUser(t, inviteCode ? { inviteCode } : {});
   const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
   const id = Number(row.id);
   await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashPayPassword(PAY_PASSWORD, derivedKey(t.app.config, PAY_PEPPER_LABEL))]);

@@ -20,3 +20,4 @@ export * from './withdraw';
 export * from './benefits';
 export * from './team';
 export * from './vip';
+export * from './rebates';

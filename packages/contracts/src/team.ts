@@ -2,6 +2,7 @@
 // below the caller in the referral tree. Figures are over the statistics window — the 30 days
 // before today 00:00 in the platform timezone — which the answers carry.
 import { z } from 'zod';
+import { rebateSums } from './rebates';
 
 const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -22,6 +23,8 @@ export const teamSummary = z.object({
   /** Users of the team who ran a live robot in the window. */
   activeUsers: z.number(),
   window: statsWindowSchema,
+  /** Rebates credited to the caller: today, this month, ever. */
+  rebate: rebateSums,
 });
 export type TeamSummary = z.infer<typeof teamSummary>;
 

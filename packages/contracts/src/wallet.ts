@@ -63,6 +63,8 @@ export const walletRecord = z.object({
   status: z.enum(['posted', 'pending', 'voided']),
   time: z.number(),
   memo: z.string().nullable(),
+  /** A rebate: the payment it came from (the payer's ledger entry); null otherwise. */
+  paymentId: z.number().nullable(),
 });
 export type WalletRecord = z.infer<typeof walletRecord>;
 

@@ -573,6 +573,8 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     uniqueIndex('ledger_entries_key').on(t.idempotencyKey),
+    // The payments of a day in order, for rebate settlement (partial: only purchases pay this write).
+    index('ledger_entries_purchase_idx').on(t.createdAt, t.id).where(sql`${t.kind} = 'purchase'`),
     // Partial: most entries are never resolved, and every index entry costs each movement a write.
     uniqueIndex('ledger_entries_resolution_key').on(t.resolutionKey).where(sql`${t.resolutionKey} is not null`),
     check('ledger_entries_status', sql`${t.status} in ('posted', 'pending', 'voided')`),
@@ -1021,3 +1023,59 @@ export type RobotIntentRow = typeof robotIntents.$inferSelect;
 export type RobotFillRow = typeof robotFills.$inferSelect;
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+
+/**
+ * Rebate settlement (referrals/rebates.ts; business.md "Settlement, precisely"): one row per source
+ * payment settled — a posted ledger entry of kind purchase — written in the transaction that posts
+ * its rebates (the ledger entry keyed `rebate:<entry_id>`, none when nobody earned). The row is the
+ * claim: a payment is settled once, however often or however killed the job runs.
+ */
+export const rebatePayments = pgTable('rebate_payments', {
+  entryId: bigint('entry_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => ledgerEntries.id),
+  payerId: bigint('payer_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id),
+  /** Micro-Lightning paid. */
+  amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  /** Micro-Lightning paid out in rebates on it (what is rounded away stays with the platform). */
+  rebateTotal: bigint('rebate_total', { mode: 'bigint' }).notNull(),
+  settledAt: timestamp('settled_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** What one referrer earned on one payment: the differential of their level, or a same-level share. */
+export const rebates = pgTable(
+  'rebates',
+  {
+    id: id(),
+    paymentEntryId: bigint('payment_entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => rebatePayments.entryId),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    payerId: bigint('payer_id', { mode: 'number' }).notNull(),
+    /** 1 = the payer's referrer. */
+    depth: integer('depth').notNull(),
+    /** The level the earner held when the payment was made. */
+    level: text('level').notNull(),
+    /** differential | share */
+    kind: text('kind').notNull(),
+    /** Basis points of the payment (differential) or of the referral's differential (share). */
+    rate: integer('rate').notNull(),
+    paymentAmount: bigint('payment_amount', { mode: 'bigint' }).notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+    /** When it reached the rebate wallet. */
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rebates_payment_user_key').on(t.paymentEntryId, t.userId, t.kind),
+    // Migration 0029 adds INCLUDE (amount): today/month/total sums read the index alone.
+    index('rebates_user_idx').on(t.userId, t.createdAt, t.id),
+    check('rebates_kind', sql`${t.kind} in ('differential', 'share')`),
+    check('rebates_amount', sql`${t.amount} > 0`),
+  ],
+);

@@ -43,3 +43,13 @@ export function dayStart(day: string, timeZone: string): Date {
 
 /** The calendar day (YYYY-MM-DD) `at` falls on in `timeZone`. */
 export const dayOf = (at: Date, timeZone: string): string => format(new TZDate(at.getTime(), timeZone), 'yyyy-MM-dd');
+
+/** The calendar day after `day` (YYYY-MM-DD), whatever the timezone. */
+export function dayAfter(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The instant the month of `now` began (the 1st, 00:00) in `timeZone`. */
+export const monthStartOf = (now: Date, timeZone: string): Date => new Date(startOfMonth(new TZDate(now.getTime(), timeZone)).getTime());

@@ -1,19 +1,30 @@
-// The referrals' schedule: every day at 00:10 in the platform timezone, VIP progress for the day
-// (vip.ts), and once at start, so a new server has figures. A stately queue: one run at a time.
+// The referrals' schedule, in the platform timezone: at 00:10 VIP progress for the day (vip.ts),
+// at 00:20 the rebates of the days not settled yet (rebates.ts), and each once at start, so a new
+// server has figures. Stately queues: one run at a time.
 import type { JobContext } from '../platform/jobs';
+import { settleDueRebates } from './rebates';
 import { computeVip } from './vip';
 
 export const VIP_QUEUE = 'vip-compute';
+export const REBATE_QUEUE = 'rebate-settle';
 
 export function startReferralJobs(timeZone: string) {
   return async ({ boss, database, log, work }: JobContext): Promise<void> => {
     await boss.createQueue(VIP_QUEUE, { name: VIP_QUEUE, policy: 'stately' });
+    await boss.createQueue(REBATE_QUEUE, { name: REBATE_QUEUE, policy: 'stately' });
     if (!work) return;
     await boss.work(VIP_QUEUE, async () => {
       const run = await computeVip(database.db, timeZone);
       log.info({ asOf: run.asOf, users: run.users, raised: run.raised }, 'vip progress computed');
     });
+    await boss.work(REBATE_QUEUE, async () => {
+      for (const run of await settleDueRebates(database.db, timeZone)) {
+        log.info({ day: run.day, payments: run.payments, rebates: run.rebates, total: run.total.toString() }, 'rebates settled');
+      }
+    });
     await boss.schedule(VIP_QUEUE, '10 0 * * *', {}, { tz: timeZone });
+    await boss.schedule(REBATE_QUEUE, '20 0 * * *', {}, { tz: timeZone });
     await boss.send(VIP_QUEUE, {});
+    await boss.send(REBATE_QUEUE, {});
   };
 }

@@ -1,6 +1,7 @@
 // Operator commands of the referrals area (wired into `npm run ops` by ops/).
-import { VIP_MEASURES, VIP_TIERS, vipThresholds, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
+import { formatMoney, REBATE_LEVELS, rebateRates, VIP_MEASURES, VIP_TIERS, vipThresholds, type RebateRates, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { ratesOf, setRates, settleRebates } from './rebates';
 import { computeVip, setThresholds, thresholdsOf } from './vip';
 
 const FLAG_OF: Record<VipMeasure, string> = { ownVolume: 'own-volume', activeDirect: 'active-direct', teamVolume: 'team-volume', teamActive: 'team-active' };
@@ -12,11 +13,56 @@ function printThresholds(t: VipThresholds, out: (line: string) => void): void {
   );
 }
 
+const RATE_NAMES = [...REBATE_LEVELS, 'sameLevelShare'] as const;
+/** Basis points as a percentage with up to 2 decimals (2000 → "20"). */
+const percentOf = (bp: number) => String(bp / 100);
+
+function printRates(r: RebateRates, out: (line: string) => void): void {
+  printTable([['rate', ...RATE_NAMES], ['%', ...RATE_NAMES.map((n) => percentOf(r[n]))]], out);
+}
+
 export const REFERRAL_OPS: OpsCommandSet = {
   usage: `  vip:compute [--date YYYY-MM-DD]             compute VIP progress as of a day (default today, platform timezone) and raise levels reached
   vip:thresholds [<VIP1|VIP2|VIP3> [--match any|all] [--own-volume N] [--active-direct N] [--team-volume N] [--team-active N]]
-                                              show the tiers' conditions, or set one tier's (a value of - drops that condition)`,
+                                              show the tiers' conditions, or set one tier's (a value of - drops that condition)
+  rebates:settle [--date YYYY-MM-DD]          pay the rebates of a day's payments not settled yet (default yesterday, platform timezone)
+  rebates:rates [--none P] [--VIP1 P] … [--VIP5 P] [--sameLevelShare P]
+                                              show the rebate rates (percent), or set some (up to 2 decimals)`,
   commands: {
+    'rebates:settle': {
+      args: -1,
+      async run(db, args, out, config) {
+        const { positional, values } = flags(args, ['date']);
+        if (positional.length > 0) throw new OpsError('rebates:settle [--date YYYY-MM-DD]', 2);
+        let run;
+        try {
+          run = await settleRebates(db.db, config.PLATFORM_TIMEZONE, values.date);
+        } catch (e) {
+          if (e instanceof RangeError) throw new OpsError(e.message, 2);
+          throw e;
+        }
+        out(`${run.day} (${config.PLATFORM_TIMEZONE}): ${run.payments} payment(s) settled, ${run.rebates} rebate(s), ${formatMoney(run.total)} Lightning`);
+      },
+    },
+    'rebates:rates': {
+      args: -1,
+      async run(db, args, out) {
+        const { positional, values } = flags(args, [...RATE_NAMES]);
+        if (positional.length > 0) throw new OpsError('rebates:rates [--VIP1 20] …', 2);
+        const current = await ratesOf(db.db);
+        if (Object.keys(values).length === 0) return printRates(current, out);
+        const next: Record<string, number> = { ...current };
+        for (const [name, v] of Object.entries(values)) {
+          if (!/^\d{1,3}(\.\d{1,2})?$/.test(v)) throw new OpsError(`--${name} is a percentage with up to 2 decimals (got "${v}")`, 2);
+          next[name] = Math.round(Number(v) * 100);
+        }
+        const parsed = rebateRates.safeParse(next);
+        if (!parsed.success) throw new OpsError(`not valid rates: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (0–100 %)`, 2);
+        await setRates(db.db, parsed.data);
+        out('rates set; payments settled from now on use them');
+        printRates(parsed.data, out);
+      },
+    },
     'vip:compute': {
       args: -1,
       async run(db, args, out, config) {

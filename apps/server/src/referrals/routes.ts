@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, vipProgress } from '@lq/contracts';
+import { Readable } from 'node:stream';
+import { envelopeOf, rebateList, rebateListQuery, vipProgress } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import type { PlatformDeps } from '../platform/deps';
+import { rebateCsvOf, rebateListOf } from './rebates';
 import { vipProgressOf } from './vip';
 
 const tags = ['referrals'];
 
-/** VIP progress: `user/api/vip/...` (docs/api.md, "VIP progress"). */
+/** VIP progress and rebates: `user/api/vip/...`, `user/api/rebate/...` (docs/api.md, "VIP progress", "Rebates"). */
 export function referralRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
@@ -25,5 +27,33 @@ export function referralRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       preHandler: auth,
     },
     async (req) => ok(req, await vipProgressOf(deps.db, req.auth!.user.id, deps.config.PLATFORM_TIMEZONE)),
+  );
+
+  r.get(
+    '/user/api/rebate/list',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s rebates, newest first: the payment each came from (who paid, when, how much), the level held then, differential or same-level share, rate and amount; with today’s, this month’s and total sums',
+        security: bearerAuth,
+        querystring: rebateListQuery,
+        response: { 200: envelopeOf(rebateList), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await rebateListOf(deps.db, req.auth!.user.id, req.query, deps.config.PLATFORM_TIMEZONE)),
+  );
+
+  r.get(
+    '/user/api/rebate/export',
+    {
+      schema: { tags, summary: 'The caller’s whole rebate history as CSV (UTF-8), oldest first', security: bearerAuth, response: { ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req, reply) =>
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="rebates.csv"')
+        .send(Readable.from(rebateCsvOf(deps.db, req.auth!.user.id)) as never), // a file, not an envelope
   );
 }

@@ -4,6 +4,7 @@
 import { AppError, type TeamList, type TeamListQuery, type TeamMember, type TeamSummary } from '@lq/contracts';
 import { rowsOf, sql, type Database, type SQL } from '@lq/db';
 import type { StatsWindow } from '../platform/windows';
+import { rebateSumsOf } from '../referrals';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -26,7 +27,7 @@ export async function teamSummaryOf(db: Runner, userId: number, w: StatsWindow):
           where t.ancestor_id = ${userId} and ${inWindow(w)}) as volume,
         (select count(*) from user_tree t where t.ancestor_id = ${userId} and ${ranLive(sql`t.descendant_id`, w)})::int as active`),
   );
-  return { direct: row.direct, team: row.team, teamVolume: row.volume, activeUsers: row.active, window: windowOut(w) };
+  return { direct: row.direct, team: row.team, teamVolume: row.volume, activeUsers: row.active, window: windowOut(w), rebate: await rebateSumsOf(db, userId, w.timeZone) };
 }
 
 interface MemberRow {

@@ -8,6 +8,7 @@ import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync
 import path from 'node:path';
 import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, formatMoney, isMessageKey, resolveLocale, translate, WALLET_EXPORT_KEEP_DAYS, type Locale, type WalletExportBody, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+import { CSV_BOM, csvLine } from '../platform/csv';
 
 type Runner = Pick<Database, 'execute'>;
 
@@ -130,12 +131,6 @@ async function* linesOf(db: Runner, userId: number, fromMs: number | null, toMs:
   }
 }
 
-/** RFC 4180 field; a leading =, +, - or @ is quoted with a ' so a spreadsheet never runs it as a formula. */
-function csvField(value: string): string {
-  const safe = /^[=+@\t\r]/.test(value) || (/^-/.test(value) && !/^-\d/.test(value)) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 async function writeCsv(file: string, header: readonly string[], rows: AsyncIterable<string[]>): Promise<number> {
   const out = createWriteStream(file);
   const write = async (line: string) => {
@@ -143,9 +138,9 @@ async function writeCsv(file: string, header: readonly string[], rows: AsyncIter
   };
   let n = 0;
   try {
-    await write('\uFEFF' + header.map(csvField).join(',') + '\r\n'); // BOM: spreadsheets read it as UTF-8
+    await write(CSV_BOM + csvLine(header));
     for await (const r of rows) {
-      await write(r.map(csvField).join(',') + '\r\n');
+      await write(csvLine(r));
       n++;
     }
   } finally {

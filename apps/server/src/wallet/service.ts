@@ -51,9 +51,10 @@ export async function walletRecordsOf(
     status: WalletRecord['status'];
     created_at: Date | string;
     memo: string | null;
+    payment: string | null;
   }>(
     await db.execute(sql`select l.id, l.kind, a.kind as wallet, l.amount::text as amount, l.balance_after::text as balance_after,
-                                e.status, e.created_at, e.memo
+                                e.status, e.created_at, e.memo, case when e.kind = 'rebate' then e.meta ->> 'payment' end as payment
                            from (select l.id from ledger_lines l
                                   where l.user_id = ${userId} ${byType}
                                   order by l.id desc
@@ -74,6 +75,7 @@ export async function walletRecordsOf(
       status: r.status,
       time: new Date(r.created_at).getTime(),
       memo: r.memo,
+      paymentId: r.payment === null ? null : Number(r.payment),
     })),
     total: Number(count?.n ?? 0),
   };

@@ -1,20 +1,24 @@
 // pages/group/group and pages/group/groupNext: the caller's team. group: the figures of the whole
 // team over the 30-day window, the invite link, and the direct referrals; groupNext?parent=<id>:
 // the direct referrals of someone below (their own team, one level down each time). Each member:
-// nickname (or invite code), level, join date, 30-day volume, active or not, their team.
+// nickname (or invite code), level, join date, 30-day volume, active or not, their team. Below the
+// caller's own list: the rebates earned (today, this month, in all) with each one's payment, and
+// the whole history as CSV.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { TeamMember } from '@lq/contracts';
+import type { RebateItem, TeamMember } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { InviteCopyButton } from '../../components/InviteCopyButton';
 import { ErrorView } from '../../components/Views';
 import { ApiError } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
 import { localeTag } from '../../lib/format';
 import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
+import { showToast } from '../../lib/toast';
 import { useLoadMore } from '../../lib/useLoadMore';
-import { TEAM_NEXT_PATH, useTeamList, useTeamSummary } from './api';
+import { REBATE_EXPORT_PATH, TEAM_NEXT_PATH, useRebates, useTeamList, useTeamSummary } from './api';
 import '../../components/screens.css';
 import './team.css';
 
@@ -41,6 +45,7 @@ export default function TeamPage() {
     <div className="bt-page tm-page" data-testid="team-page">
       {parent === undefined ? <Summary /> : null}
       <Members key={parent ?? 'me'} parent={parent} />
+      {parent === undefined ? <Rebates /> : null}
     </div>
   );
 }
@@ -151,6 +156,75 @@ function MemberRow({ m }: { m: TeamMember }) {
       {m.direct > 0 ? (
         <Link className="btn btn-secondary" to={`${TEAM_NEXT_PATH}?parent=${m.id}`} data-testid="team-member-open">{t('member.open')}</Link>
       ) : null}
+    </li>
+  );
+}
+
+/** The rebates earned on the team's payments: the sums, then each with the payment it came from. */
+function Rebates() {
+  const { t } = useTranslation('team');
+  const { t: tc } = useTranslation();
+  const rebates = useRebates();
+  const sentinel = useLoadMore(rebates);
+  const [saving, setSaving] = useState(false);
+  const first = rebates.data?.pages[0];
+  const list: RebateItem[] = rebates.data?.pages.flatMap((p) => p.list) ?? [];
+  const save = async () => {
+    setSaving(true);
+    try {
+      await downloadFile(REBATE_EXPORT_PATH, 'rebates.csv');
+    } catch (e) {
+      showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
+    } finally {
+      setSaving(false);
+    }
+  };
+  if (rebates.isError) return <ErrorView message={tc('common.loadFailed')} onRetry={() => void rebates.refetch()} />;
+  return (
+    <section className="card" aria-labelledby="tm-rebates-title" data-testid="team-rebates" data-total={first?.total}>
+      <h2 className="bt-h2" id="tm-rebates-title">{t('rebates.title')}</h2>
+      {first ? (
+        <dl className="tm-figures">
+          <div><dt>{t('rebates.today')}</dt><dd className="num" data-testid="rebate-today">{displayMoney(first.sums.today)}</dd></div>
+          <div><dt>{t('rebates.month')}</dt><dd className="num" data-testid="rebate-month">{displayMoney(first.sums.month)}</dd></div>
+          <div><dt>{t('rebates.total')}</dt><dd className="num" data-testid="rebate-total">{displayMoney(first.sums.total)}</dd></div>
+        </dl>
+      ) : (
+        <div className="spinner" aria-label={tc('common.loading')} />
+      )}
+      <p className="bt-sub">{t('rebates.when')}</p>
+      {rebates.isSuccess && list.length === 0 ? <p className="bt-sub" data-testid="rebate-empty">{t('rebates.empty')}</p> : null}
+      <ul className="tm-members">
+        {list.map((r) => (
+          <RebateRow key={r.id} r={r} />
+        ))}
+      </ul>
+      <div ref={sentinel} />
+      {rebates.hasNextPage ? (
+        <Button variant="secondary" block busy={rebates.isFetchingNextPage} onClick={() => void rebates.fetchNextPage()}>{t('list.more')}</Button>
+      ) : null}
+      {list.length > 0 ? (
+        <Button variant="secondary" block className="tm-csv" busy={saving} onClick={() => void save()} data-testid="rebate-csv">{t('rebates.csv')}</Button>
+      ) : null}
+    </section>
+  );
+}
+
+function RebateRow({ r }: { r: RebateItem }) {
+  const { t } = useTranslation('team');
+  const date = useDate();
+  return (
+    <li className="tm-member" data-testid="rebate-row" data-kind={r.kind} data-payment={r.paymentId}>
+      <div className="tm-member-head">
+        <strong className="num tm-rebate-amount" data-testid="rebate-amount">+{displayMoney(r.amount)}</strong>
+        <span className="badge muted">{t(`rebates.kind.${r.kind}`)}</span>
+      </div>
+      <p className="bt-sub">
+        {t('rebates.from', { who: r.payer.nickname || r.payer.userCode, n: r.depth, id: r.paymentId, amount: displayMoney(r.paymentAmount) })}
+      </p>
+      <p className="bt-sub num">
+        {t(r.kind === 'share' ? 'rebates.shareRate' : 'rebates.rate', { rate: r.rate, level: r.level === 'none' ? t('member.regular') : r.level })} · {date(r.creditedAt)}
+      </p>
     </li>
   );
 }

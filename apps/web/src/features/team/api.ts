@@ -1,6 +1,7 @@
-// Calls of the team screens (packages/contracts/src/team.ts, docs/api.md "Team") and their hooks.
+// Calls of the team screens (packages/contracts/src/team.ts, rebates.ts; docs/api.md "Team",
+// "Rebates") and their hooks.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { TeamList, TeamSummary } from '@lq/contracts';
+import type { RebateList, TeamList, TeamSummary } from '@lq/contracts';
 import { api } from '../../lib/session';
 
 export const TEAM_PATH = '/pages/group/group';
@@ -18,6 +19,18 @@ export function useTeamList(parent: number | undefined, q: string) {
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
       api.get<TeamList>('user/api/team/list', { query: { page: pageParam, size: PAGE_SIZE, ...(parent ? { parent } : {}), ...(q ? { q } : {}) } }),
+    getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
+  });
+}
+
+export const REBATE_EXPORT_PATH = 'user/api/rebate/export';
+
+/** The caller's rebates, newest first, page by page. */
+export function useRebates() {
+  return useInfiniteQuery({
+    queryKey: ['team', 'rebates'],
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => api.get<RebateList>('user/api/rebate/list', { query: { page: pageParam, size: PAGE_SIZE } }),
     getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
   });
 }

@@ -3,11 +3,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { toLangHeader, type WalletExportFormat, type WalletExportItem } from '@lq/contracts';
+import type { WalletExportFormat, WalletExportItem } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
 import { localeTag } from '../../lib/format';
-import { appStore, useAppStore } from '../../lib/store';
+import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { PATHS, requestExport, useExports } from './api';
 import '../../components/screens.css';
@@ -21,25 +22,8 @@ function useFormats() {
   return { date: (ms: number) => date.format(ms), dateTime: (ms: number) => dateTime.format(ms) };
 }
 
-/** The file through an authenticated request (a plain link cannot carry the token), saved by the browser. */
-async function download(item: WalletExportItem): Promise<void> {
-  const { token, locale } = appStore.getState();
-  const res = await fetch(`${window.location.origin}/${PATHS.exportFile(item.id)}`, {
-    headers: { authorization: `Bearer ${token ?? ''}`, lang: toLangHeader(locale) },
-  });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { code?: string; msg?: string } | null;
-    throw new ApiError(body?.code ?? String(res.status), body?.msg ?? res.statusText, res.status);
-  }
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `wallet-records-${item.id}.${item.format}`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** The file through an authenticated request, saved by the browser. */
+const download = (item: WalletExportItem) => downloadFile(PATHS.exportFile(item.id), `wallet-records-${item.id}.${item.format}`);
 
 export default function ExportPage() {
   const { t } = useTranslation('wallet');

@@ -171,7 +171,11 @@ function RecordRow({ record: r }: { record: WalletRecord }) {
       <span className="bt-sub num">{dateTime(r.time)}</span>
       <span className="bt-sub num" data-testid="record-balance-after">{r.balanceAfter === null ? '' : t('balanceAfter', { amount: displayMoney(r.balanceAfter) })}</span>
       {r.status === 'voided' ? <p className="wl-memo" data-testid="record-held-released">{t('heldReleased', { amount: displayMoney(r.amount.replace(/^-/, '')) })}</p> : null}
-      {r.memo ? <p className="wl-memo" data-testid="record-memo">{r.memo}</p> : null}
+      {r.paymentId !== null ? (
+        <p className="wl-memo" data-testid="record-memo">{t('rebateFrom', { id: r.paymentId })}</p>
+      ) : r.memo ? (
+        <p className="wl-memo" data-testid="record-memo">{r.memo}</p>
+      ) : null}
     </li>
   );
 }
