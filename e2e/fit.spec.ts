@@ -130,6 +130,8 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
     '/pages/withdraw/withdrawRecord',
     '/pages/aboutus/aboutus',
     '/pages/group/group',
+    '/pages/group/explain/explain',
+    '/pages/index/rankingList/rankingList',
   ];
   const problems: string[] = [];
   const check = async (label: string) => {

@@ -153,6 +153,31 @@ test('a referral pays for benefits; after settlement the referrer sees the rebat
   await expect(page.getByTestId('wallet-balance-amount')).toHaveText('11.00');
   await fitsTheScreen(page);
   await shot(page, info, '06-rebate-moved');
+
+  // The rules page: the rates in force and the worked example computed from them (40.2 in all).
+  await page.goto('/#/pages/group/group');
+  await page.getByTestId('team-explain').click();
+  await expect(page).toHaveURL(/pages\/group\/explain\/explain/);
+  await expect(page.locator('[data-testid=explain-rate][data-level=VIP1]')).toContainText('20 %');
+  await expect(page.getByTestId('explain-example-row')).toHaveCount(4);
+  await expect(page.getByTestId('explain-example-total')).toHaveText('40.20');
+  await expect(page.getByTestId('explain-tier')).toHaveCount(3);
+  await fitsTheScreen(page);
+  await shot(page, info, '07-rules');
+
+  // The leaderboard of rebates as of tomorrow (today in the window): the referrer's own row, named.
+  const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(Date.now() + 86_400_000));
+  ops('rankings:compute', '--date', tomorrow);
+  await page.goBack();
+  await page.getByTestId('team-ranking').click();
+  await expect(page).toHaveURL(/pages\/index\/rankingList\/rankingList/);
+  await page.getByTestId('ranking-by-rebate').click();
+  await expect(page.getByTestId('ranking-list')).toHaveAttribute('data-by', 'rebate');
+  const mine = page.locator('[data-testid=ranking-row][data-self=true]');
+  await expect(mine).toHaveCount(1);
+  await expect(mine).toContainText('11.00');
+  await fitsTheScreen(page);
+  await shot(page, info, '08-ranking');
 });
 
 /** The invite code of a registered user, read from their profile. */

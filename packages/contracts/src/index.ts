@@ -21,3 +21,5 @@ export * from './benefits';
 export * from './team';
 export * from './vip';
 export * from './rebates';
+export * from './ranking';
+export * from './rules';

@@ -1079,3 +1079,22 @@ export const rebates = pgTable(
     check('rebates_amount', sql`${t.amount} > 0`),
   ],
 );
+
+/** Leaderboards (referrals/rankings.ts): each board's ranked users of the last daily computation. */
+export const rankingEntries = pgTable(
+  'ranking_entries',
+  {
+    /** volume | team | rebate */
+    board: text('board').notNull(),
+    rank: integer('rank').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    value: numeric('value', { precision: 30, scale: 6 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'ranking_entries_pkey', columns: [t.board, t.rank] }),
+    uniqueIndex('ranking_entries_user_key').on(t.board, t.userId),
+    check('ranking_entries_board', sql`${t.board} in ('volume', 'team', 'rebate')`),
+  ],
+);

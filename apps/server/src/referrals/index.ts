@@ -1,5 +1,5 @@
 // Referrals: VIP progress and levels (vip.ts) over the referral tree (user_tree, read by team/
-// too); rebate settlement and history (rebates.ts); rankings and dividends come next.
+// too); rebate settlement and history (rebates.ts); leaderboards (rankings.ts); dividends come next.
 import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
 import { startReferralJobs } from './jobs';
@@ -18,3 +18,4 @@ export const referralsPlugin = fp(
 export { REFERRAL_OPS } from './ops';
 export { computeVip } from './vip';
 export { rebateSumsOf, settleRebates } from './rebates';
+export { computeRankings } from './rankings';

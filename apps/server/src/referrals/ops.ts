@@ -1,6 +1,7 @@
 // Operator commands of the referrals area (wired into `npm run ops` by ops/).
 import { formatMoney, REBATE_LEVELS, rebateRates, VIP_MEASURES, VIP_TIERS, vipThresholds, type RebateRates, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { computeRankings } from './rankings';
 import { ratesOf, setRates, settleRebates } from './rebates';
 import { computeVip, setThresholds, thresholdsOf } from './vip';
 
@@ -27,8 +28,24 @@ export const REFERRAL_OPS: OpsCommandSet = {
                                               show the tiers' conditions, or set one tier's (a value of - drops that condition)
   rebates:settle [--date YYYY-MM-DD]          pay the rebates of a day's payments not settled yet (default yesterday, platform timezone)
   rebates:rates [--none P] [--VIP1 P] … [--VIP5 P] [--sameLevelShare P]
-                                              show the rebate rates (percent), or set some (up to 2 decimals)`,
+                                              show the rebate rates (percent), or set some (up to 2 decimals)
+  rankings:compute [--date YYYY-MM-DD]        compute the leaderboards as of a day (default today, platform timezone)`,
   commands: {
+    'rankings:compute': {
+      args: -1,
+      async run(db, args, out, config) {
+        const { positional, values } = flags(args, ['date']);
+        if (positional.length > 0) throw new OpsError('rankings:compute [--date YYYY-MM-DD]', 2);
+        let run;
+        try {
+          run = await computeRankings(db.db, config.PLATFORM_TIMEZONE, values.date);
+        } catch (e) {
+          if (e instanceof RangeError) throw new OpsError(e.message, 2);
+          throw e;
+        }
+        out(`as of ${run.asOf} (${config.PLATFORM_TIMEZONE}): volume ${run.ranked.volume}, team ${run.ranked.team}, rebate ${run.ranked.rebate} user(s) ranked`);
+      },
+    },
     'rebates:settle': {
       args: -1,
       async run(db, args, out, config) {

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
-import { envelopeOf, rebateList, rebateListQuery, vipProgress } from '@lq/contracts';
+import { envelopeOf, rankingList, rankingListQuery, rebateList, rebateListQuery, referralRules, vipProgress } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import type { PlatformDeps } from '../platform/deps';
-import { rebateCsvOf, rebateListOf } from './rebates';
-import { vipProgressOf } from './vip';
+import { rankingListOf } from './rankings';
+import { ratesOf, rebateCsvOf, rebateListOf } from './rebates';
+import { thresholdsOf, vipProgressOf } from './vip';
 
 const tags = ['referrals'];
 
-/** VIP progress and rebates: `user/api/vip/...`, `user/api/rebate/...` (docs/api.md, "VIP progress", "Rebates"). */
+/** VIP progress, rebates, rankings: `user/api/vip/...`, `user/api/rebate/...`, `user/api/ranking/...` (docs/api.md). */
 export function referralRoutes(app: FastifyInstance, deps: PlatformDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
@@ -55,5 +56,34 @@ export function referralRoutes(app: FastifyInstance, deps: PlatformDeps): void {
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="rebates.csv"')
         .send(Readable.from(rebateCsvOf(deps.db, req.auth!.user.id)) as never), // a file, not an envelope
+  );
+
+  r.get(
+    '/user/api/rebate/rules',
+    {
+      schema: {
+        tags,
+        summary: 'The referral rules in force: rebate rates (basis points) by level, the same-level share, the VIP tiers’ conditions, and the platform timezone',
+        security: bearerAuth,
+        response: { 200: envelopeOf(referralRules), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, { rates: await ratesOf(deps.db), thresholds: await thresholdsOf(deps.db), timeZone: deps.config.PLATFORM_TIMEZONE }),
+  );
+
+  r.get(
+    '/user/api/ranking/list',
+    {
+      schema: {
+        tags,
+        summary: 'A leaderboard over the 30 days before today 00:00 (platform timezone): live robot volume, users who joined the team, or rebates credited — the top 50 with names masked, and the caller’s own row wherever it stands',
+        security: bearerAuth,
+        querystring: rankingListQuery,
+        response: { 200: envelopeOf(rankingList), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await rankingListOf(deps.db, req.auth!.user.id, req.query.by)),
   );
 }

@@ -51,6 +51,8 @@ const MonthEquityPay = lazyPage(() => import('../features/benefits/MonthEquityPa
 const Pay = lazyPage(() => import('../features/benefits/PayPage'));
 // Team.
 const Team = lazyPage(() => import('../features/team/TeamPage'));
+const TeamExplain = lazyPage(() => import('../features/team/ExplainPage'));
+const Ranking = lazyPage(() => import('../features/team/RankingPage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
 
 const mineSettings = (
@@ -102,6 +104,8 @@ const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> =
   monthEquityPay: () => <MonthEquityPay />,
   pay: () => <Pay />,
   team: () => <Team />,
+  teamExplain: () => <TeamExplain />,
+  ranking: () => <Ranking />,
 };
 
 const PRELOADS: Record<PageKind, { preload(): void }> = {
@@ -147,6 +151,8 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   monthEquityPay: MonthEquityPay,
   pay: Pay,
   team: Team,
+  teamExplain: TeamExplain,
+  ranking: Ranking,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

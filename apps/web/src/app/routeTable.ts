@@ -48,7 +48,9 @@ export type PageKind =
   | 'equity'
   | 'monthEquityPay'
   | 'pay'
-  | 'team';
+  | 'team'
+  | 'teamExplain'
+  | 'ranking';
 
 export interface RouteDef {
   path: string;
@@ -122,8 +124,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/robot/robotHistory/robotHistory', title: 'page.robotHistory', page: 'robotHistory' },
   { path: '/pages/group/group', title: 'page.group', page: 'team' },
   { path: '/pages/group/groupNext', title: 'page.groupNext', page: 'team' },
-  soon('/pages/group/explain/explain', 'groupExplain'),
-  soon('/pages/index/rankingList/rankingList', 'rankingList'),
+  { path: '/pages/group/explain/explain', title: 'page.groupExplain', page: 'teamExplain' },
+  { path: '/pages/index/rankingList/rankingList', title: 'page.rankingList', page: 'ranking' },
   { path: '/pages/wallet/export/export', title: 'page.walletExport', page: 'walletExport' },
   // calculators: the spec names them (position calculator, risk calculator) but gives no route
   { path: '/pages/tools/positionCalc', title: 'page.positionCalc', page: 'positionCalc' },

@@ -18,7 +18,7 @@ import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { useLoadMore } from '../../lib/useLoadMore';
-import { REBATE_EXPORT_PATH, TEAM_NEXT_PATH, useRebates, useTeamList, useTeamSummary } from './api';
+import { EXPLAIN_PATH, RANKING_PATH, REBATE_EXPORT_PATH, TEAM_NEXT_PATH, useRebates, useTeamList, useTeamSummary } from './api';
 import '../../components/screens.css';
 import './team.css';
 
@@ -193,6 +193,10 @@ function Rebates() {
         <div className="spinner" aria-label={tc('common.loading')} />
       )}
       <p className="bt-sub">{t('rebates.when')}</p>
+      <p className="tm-links">
+        <Link to={EXPLAIN_PATH} data-testid="team-explain">{t('rebates.rules')}</Link>
+        <Link to={RANKING_PATH} data-testid="team-ranking">{t('rebates.ranking')}</Link>
+      </p>
       {rebates.isSuccess && list.length === 0 ? <p className="bt-sub" data-testid="rebate-empty">{t('rebates.empty')}</p> : null}
       <ul className="tm-members">
         {list.map((r) => (

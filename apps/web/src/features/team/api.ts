@@ -1,7 +1,7 @@
 // Calls of the team screens (packages/contracts/src/team.ts, rebates.ts; docs/api.md "Team",
 // "Rebates") and their hooks.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { RebateList, TeamList, TeamSummary } from '@lq/contracts';
+import type { RankingBoard, RankingList, RebateList, ReferralRules, TeamList, TeamSummary } from '@lq/contracts';
 import { api } from '../../lib/session';
 
 export const TEAM_PATH = '/pages/group/group';
@@ -33,4 +33,16 @@ export function useRebates() {
     queryFn: ({ pageParam }) => api.get<RebateList>('user/api/rebate/list', { query: { page: pageParam, size: PAGE_SIZE } }),
     getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
   });
+}
+
+export const EXPLAIN_PATH = '/pages/group/explain/explain';
+export const RANKING_PATH = '/pages/index/rankingList/rankingList';
+
+/** The referral rules in force (rates, tiers): what the rules page renders. */
+export function useReferralRules() {
+  return useQuery({ queryKey: ['team', 'rules'], queryFn: () => api.get<ReferralRules>('user/api/rebate/rules') });
+}
+
+export function useRanking(by: RankingBoard) {
+  return useQuery({ queryKey: ['ranking', by], queryFn: () => api.get<RankingList>('user/api/ranking/list', { query: { by } }) });
 }
