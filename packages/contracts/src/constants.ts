@@ -77,7 +77,7 @@ export const SAME_LEVEL_SHARE = 0.02;
 export const RANKING_WINDOW_DAYS = 30;
 
 // users
-export const USER_LEVELS = ['none', 'VIP1', 'VIP2', 'VIP3'] as const;
+export const USER_LEVELS = ['none', 'VIP1', 'VIP2', 'VIP3', 'VIP4', 'VIP5'] as const;
 export type UserLevel = (typeof USER_LEVELS)[number];
 /** Spec §3: a user is VIP when userLevel contains the text VIP. */
 export const isVipLevel = (level: string | null | undefined): boolean =>

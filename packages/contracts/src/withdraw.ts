@@ -54,6 +54,9 @@ export const WITHDRAW_LIMIT_DEFAULTS: Record<UserLevel, { day: string; month: st
   VIP1: { day: '10000', month: '100000' },
   VIP2: { day: '50000', month: '500000' },
   VIP3: { day: '200000', month: '2000000' },
+  // business.md: "VIP3 and above".
+  VIP4: { day: '200000', month: '2000000' },
+  VIP5: { day: '200000', month: '2000000' },
 };
 
 const limitWindow = z.object({ limit: z.string(), used: z.string(), left: z.string() });

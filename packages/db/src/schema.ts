@@ -1098,3 +1098,36 @@ export const rankingEntries = pgTable(
     check('ranking_entries_board', sql`${t.board} in ('volume', 'team', 'rebate')`),
   ],
 );
+
+/**
+ * Dividends (referrals/dividends.ts): one row per month settled — the claim, written in the
+ * transaction that pays it (the ledger entry keyed `dividend:<month>`) — and one per user paid.
+ */
+export const dividendMonths = pgTable('dividend_months', {
+  /** YYYY-MM, months of the platform timezone. */
+  month: text('month').primaryKey(),
+  /** Micro-Lightning paid for purchases in the month. */
+  revenue: bigint('revenue', { mode: 'bigint' }).notNull(),
+  /** Basis points of the revenue shared. */
+  rate: integer('rate').notNull(),
+  pool: bigint('pool', { mode: 'bigint' }).notNull(),
+  recipients: integer('recipients').notNull(),
+  perUser: bigint('per_user', { mode: 'bigint' }).notNull(),
+  settledAt: timestamp('settled_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const dividends = pgTable(
+  'dividends',
+  {
+    month: text('month')
+      .notNull()
+      .references(() => dividendMonths.month),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** The level held at the month's end. */
+    level: text('level').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'dividends_pkey', columns: [t.month, t.userId] })],
+);

@@ -1,5 +1,6 @@
 // Referrals: VIP progress and levels (vip.ts) over the referral tree (user_tree, read by team/
-// too); rebate settlement and history (rebates.ts); leaderboards (rankings.ts); dividends come next.
+// too); rebate settlement and history (rebates.ts); leaderboards (rankings.ts);
+// monthly dividends to VIP5+ (dividends.ts).
 import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
 import { startReferralJobs } from './jobs';
@@ -19,3 +20,4 @@ export { REFERRAL_OPS } from './ops';
 export { computeVip } from './vip';
 export { rebateSumsOf, settleRebates } from './rebates';
 export { computeRankings } from './rankings';
+export { settleDividends } from './dividends';

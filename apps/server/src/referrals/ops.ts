@@ -1,6 +1,7 @@
 // Operator commands of the referrals area (wired into `npm run ops` by ops/).
 import { formatMoney, REBATE_LEVELS, rebateRates, VIP_MEASURES, VIP_TIERS, vipThresholds, type RebateRates, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { dividendRateOf, setDividendRate, settleDividends } from './dividends';
 import { computeRankings } from './rankings';
 import { ratesOf, setRates, settleRebates } from './rebates';
 import { computeVip, setThresholds, thresholdsOf } from './vip';
@@ -29,8 +30,37 @@ export const REFERRAL_OPS: OpsCommandSet = {
   rebates:settle [--date YYYY-MM-DD]          pay the rebates of a day's payments not settled yet (default yesterday, platform timezone)
   rebates:rates [--none P] [--VIP1 P] … [--VIP5 P] [--sameLevelShare P]
                                               show the rebate rates (percent), or set some (up to 2 decimals)
-  rankings:compute [--date YYYY-MM-DD]        compute the leaderboards as of a day (default today, platform timezone)`,
+  rankings:compute [--date YYYY-MM-DD]        compute the leaderboards as of a day (default today, platform timezone)
+  dividends:settle --month YYYY-MM            pay a finished month's dividends to VIP5+ (once per month)
+  dividends:rate [P]                          show, or set, the percentage of a month's revenue shared (up to 2 decimals)`,
   commands: {
+    'dividends:settle': {
+      args: -1,
+      async run(db, args, out, config) {
+        const { positional, values } = flags(args, ['month']);
+        if (positional.length > 0 || !values.month) throw new OpsError('dividends:settle --month YYYY-MM', 2);
+        let run;
+        try {
+          run = await settleDividends(db.db, config.PLATFORM_TIMEZONE, values.month);
+        } catch (e) {
+          if (e instanceof RangeError) throw new OpsError(e.message, 2);
+          throw e;
+        }
+        const what = `revenue ${formatMoney(run.revenue)}, ${run.rate / 100} % → pool ${formatMoney(run.pool)}, ${run.recipients} recipient(s) × ${formatMoney(run.perUser)}`;
+        out(run.settledNow ? `${run.month} settled: ${what}` : `${run.month} was settled before: ${what}`);
+      },
+    },
+    'dividends:rate': {
+      args: -1,
+      async run(db, args, out) {
+        if (args.length > 1) throw new OpsError('dividends:rate [P]', 2);
+        if (args.length === 1) {
+          if (!/^\d{1,3}(\.\d{1,2})?$/.test(args[0]) || Number(args[0]) > 100) throw new OpsError(`a percentage 0–100 with up to 2 decimals (got "${args[0]}")`, 2);
+          await setDividendRate(db.db, Math.round(Number(args[0]) * 100));
+        }
+        out(`dividends share ${(await dividendRateOf(db.db)) / 100} % of a month's revenue among VIP5+`);
+      },
+    },
     'rankings:compute': {
       args: -1,
       async run(db, args, out, config) {

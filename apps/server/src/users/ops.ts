@@ -4,7 +4,7 @@ import { OpsError, printTable, type OpsCommandSet } from '../platform/ops';
 
 export const USER_OPS: OpsCommandSet = {
   usage: `  user:list                                   list users (newest first)
-  user:set-level <email> <VIP1|VIP2|VIP3|none>  set a user's level
+  user:set-level <email> <none|VIP1…VIP5>     set a user's level (VIP4, VIP5: grants, for dividends)
   mail:last <email>                           print the last mail sent to an address (codes included)`,
   commands: {
     'user:list': {

@@ -37,7 +37,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       schema: { tags, summary: 'Both wallets and the totals, as decimal strings with 6 places', security: bearerAuth, response: { 200: envelopeOf(walletInfo), ...errorResponses } },
       preHandler: auth,
     },
-    async (req) => ok(req, await walletInfoOf(deps.db, req.auth!.user.id)),
+    async (req) => ok(req, await walletInfoOf(deps.db, req.auth!.user.id, deps.config.PLATFORM_TIMEZONE)),
   );
 
   r.get(
@@ -72,7 +72,7 @@ export function walletRoutes(app: FastifyInstance, deps: PlatformDeps): void {
       const userId = req.auth!.user.id;
       const amount = parseMoney(req.body.amount)!; // the schema checked it
       const entry = await transferRebate(deps.db, userId, amount, req.body.idempotencyKey);
-      return ok(req, { id: entry.id, amount: formatMoney(amount), wallet: await walletInfoOf(deps.db, userId) });
+      return ok(req, { id: entry.id, amount: formatMoney(amount), wallet: await walletInfoOf(deps.db, userId, deps.config.PLATFORM_TIMEZONE) });
     },
   );
 

@@ -2,17 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Database, rowsOf } from '@lq/db';
 import { AppError, formatMoney, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
+import { dayOf, dayStart } from '../platform/windows';
 import { IdempotencyConflictError, InsufficientFundsError, postEntry, rebateToBalance, userBalances, type EntryResult } from './ledger';
 
 type Runner = Pick<Database, 'execute'>;
 
-export async function walletInfoOf(db: Database, userId: number): Promise<WalletInfo> {
+/** Wallet figures; "today" (dividends) is the calendar day of `timeZone` (the platform's). */
+export async function walletInfoOf(db: Database, userId: number, timeZone: string): Promise<WalletInfo> {
   const balances = await userBalances(db, userId);
+  const today = dayStart(dayOf(new Date(), timeZone), timeZone).toISOString();
   const [sums] = rowsOf<Record<'total_deposit' | 'today_dividend' | 'total_dividend' | 'pending_transfer' | 'processed_transfer', string>>(
     await db.execute(sql`select
         coalesce(sum(l.amount) filter (where e.kind = 'deposit' and e.status = 'posted' and l.amount > 0), 0)::text as total_deposit,
         coalesce(sum(l.amount) filter (where e.kind = 'dividend' and e.status = 'posted' and l.amount > 0
-                                         and e.created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'), 0)::text as today_dividend,
+                                         and e.created_at >= ${today}::timestamptz), 0)::text as today_dividend,
         coalesce(sum(l.amount) filter (where e.kind = 'dividend' and e.status = 'posted' and l.amount > 0), 0)::text as total_dividend,
         coalesce(-sum(l.amount) filter (where e.kind = 'withdrawal' and e.status = 'pending' and l.amount < 0), 0)::text as pending_transfer,
         coalesce(-sum(l.amount) filter (where e.kind = 'withdrawal' and e.status = 'posted' and l.amount < 0), 0)::text as processed_transfer
