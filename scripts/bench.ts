@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits]`: engine, recommendation,
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals]`: engine, recommendation,
 // API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -210,6 +210,13 @@ await section('benefits', async () =>
   (await import('../apps/server/src/benefits/bench')).benchBenefits({
     postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
     packs: process.env.BENCH_PACKS ? Number(process.env.BENCH_PACKS) : undefined,
+  }),
+);
+await section('referrals', async () =>
+  (await import('../apps/server/src/referrals/bench')).benchReferrals({
+    postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
+    users: process.env.BENCH_REFERRAL_USERS ? Number(process.env.BENCH_REFERRAL_USERS) : undefined,
+    payments: process.env.BENCH_REFERRAL_PAYMENTS ? Number(process.env.BENCH_REFERRAL_PAYMENTS) : undefined,
   }),
 );
 clearInterval(trackRss);

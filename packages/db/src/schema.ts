@@ -894,6 +894,9 @@ export const vipProgress = pgTable('vip_progress', {
   /** The tier these figures reach ('none': none). */
   reached: text('reached').notNull(),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The team page's figures over the statistics window of the same day (not cut at the 1st). */
+  teamVolume30d: numeric('team_volume_30d', { precision: 30, scale: 2 }).notNull().default('0'),
+  teamActive30d: integer('team_active_30d').notNull().default(0),
 });
 
 /** Every change of a user's level: reached by the figures, or set by an operator. */

@@ -9,7 +9,7 @@
 // any line and run again, it writes the same figures and no second change.
 import { DEFAULT_VIP_THRESHOLDS, VIP_TIERS, vipThresholds, type VipMeasure, type VipProgress, type VipThresholds, type VipTierRule } from '@lq/contracts';
 import { getSetting, rowsOf, setSetting, sql, type Database, type SQL } from '@lq/db';
-import { dayOf, dayStart, progressWindow, type StatsWindow } from '../platform/windows';
+import { dayOf, dayStart, progressWindow, statsWindow, type StatsWindow } from '../platform/windows';
 
 
 export const VIP_THRESHOLDS_KEY = 'vip.thresholds';
@@ -50,6 +50,9 @@ export async function computeVip(db: Database, timeZone: string, day?: string): 
   const t = await thresholdsOf(db);
   const from = w.from.toISOString();
   const to = w.to.toISOString();
+  // The team page's figures over the whole statistics window (not cut at the 1st), kept beside.
+  const sw = statsWindow(timeZone, dayStart(asOf, timeZone));
+  const from30 = sw.from.toISOString();
   return db.transaction(async (tx) => {
     const written = rowsOf<{ n: number }>(
       await tx.execute(sql`with own as (
@@ -70,18 +73,36 @@ export async function computeVip(db: Database, timeZone: string, day?: string): 
                  count(*) filter (where d.active and t.depth = 1) as active_direct
             from doers d join user_tree t on t.descendant_id = d.user_id
            group by t.ancestor_id
+        ), own30 as (
+          select r.user_id, sum(abs(f.qty * f.price)) as volume
+            from robot_fills f join robots r on r.id = f.robot_id
+           where r.mode = 'live' and f.filled_at >= ${from30}::timestamptz and f.filled_at < ${to}::timestamptz
+           group by r.user_id
+        ), ran30 as (
+          select distinct user_id from robots
+           where mode = 'live' and created_at < ${to}::timestamptz and (stopped_at is null or stopped_at >= ${from30}::timestamptz)
+        ), doers30 as (
+          select coalesce(o.user_id, a.user_id) as user_id, coalesce(o.volume, 0) as volume, a.user_id is not null as active
+            from own30 o full join ran30 a on a.user_id = o.user_id
+        ), team30 as (
+          select t.ancestor_id as user_id, sum(d.volume) as team_volume, count(*) filter (where d.active) as team_active
+            from doers30 d join user_tree t on t.descendant_id = d.user_id
+           group by t.ancestor_id
         ), fig as (
           select u.id as user_id, coalesce(d.volume, 0) as own_volume, coalesce(tm.team_volume, 0) as team_volume,
-                 coalesce(tm.active_direct, 0)::int as active_direct, coalesce(tm.team_active, 0)::int as team_active
-            from users u left join doers d on d.user_id = u.id left join team tm on tm.user_id = u.id
+                 coalesce(tm.active_direct, 0)::int as active_direct, coalesce(tm.team_active, 0)::int as team_active,
+                 coalesce(t30.team_volume, 0) as team_volume_30d, coalesce(t30.team_active, 0)::int as team_active_30d
+            from users u left join doers d on d.user_id = u.id left join team tm on tm.user_id = u.id left join team30 t30 on t30.user_id = u.id
         ), put as (
-          insert into vip_progress (user_id, as_of, window_from, window_to, own_volume, team_volume, active_direct, team_active, reached, computed_at)
+          insert into vip_progress (user_id, as_of, window_from, window_to, own_volume, team_volume, active_direct, team_active, reached, computed_at,
+                                    team_volume_30d, team_active_30d)
           select f.user_id, ${asOf}::date, ${from}::timestamptz, ${to}::timestamptz, round(f.own_volume, 2), round(f.team_volume, 2),
-                 f.active_direct, f.team_active, ${reachedSql(t, 'f')}, now()
+                 f.active_direct, f.team_active, ${reachedSql(t, 'f')}, now(), round(f.team_volume_30d, 2), f.team_active_30d
             from fig f
           on conflict (user_id) do update set as_of = excluded.as_of, window_from = excluded.window_from, window_to = excluded.window_to,
             own_volume = excluded.own_volume, team_volume = excluded.team_volume, active_direct = excluded.active_direct,
-            team_active = excluded.team_active, reached = excluded.reached, computed_at = excluded.computed_at
+            team_active = excluded.team_active, reached = excluded.reached, computed_at = excluded.computed_at,
+            team_volume_30d = excluded.team_volume_30d, team_active_30d = excluded.team_active_30d
           returning 1
         )
         select count(*)::int as n from put`),

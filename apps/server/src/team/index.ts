@@ -11,3 +11,4 @@ export const teamPlugin = fp(
   },
   { name: 'team' },
 );
+export { teamListOf, teamSummaryOf } from './service';

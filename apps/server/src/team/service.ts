@@ -17,17 +17,31 @@ const ranLive = (u: SQL, w: StatsWindow) =>
   sql`exists (select 1 from robots ar where ar.user_id = ${u} and ar.mode = 'live' and ar.created_at < ${w.to.toISOString()}::timestamptz
     and (ar.stopped_at is null or ar.stopped_at >= ${w.from.toISOString()}::timestamptz))`;
 
+/**
+ * The team's figures. The daily VIP computation (referrals/vip.ts) stores them over this same window
+ * (vip_progress team_volume_30d, team_active_30d): when it ran today they are one row; before it
+ * has (a new server, just after midnight) they are summed from the fills.
+ */
 export async function teamSummaryOf(db: Runner, userId: number, w: StatsWindow): Promise<TeamSummary> {
-  const [row] = rowsOf<{ direct: number; team: number; volume: string; active: number }>(
+  const [row] = rowsOf<{ direct: number; team: number; volume: string | null; active: number | null }>(
     await db.execute(sql`select
         (select count(*) from users where referrer_id = ${userId})::int as direct,
         (select count(*) from user_tree where ancestor_id = ${userId})::int as team,
-        (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
-           from user_tree t join robots r on r.user_id = t.descendant_id and r.mode = 'live' join robot_fills f on f.robot_id = r.id
-          where t.ancestor_id = ${userId} and ${inWindow(w)}) as volume,
-        (select count(*) from user_tree t where t.ancestor_id = ${userId} and ${ranLive(sql`t.descendant_id`, w)})::int as active`),
+        p.team_volume_30d::text as volume, p.team_active_30d as active
+      from (select 1) one left join vip_progress p on p.user_id = ${userId} and p.window_to = ${w.to.toISOString()}::timestamptz`),
   );
-  return { direct: row.direct, team: row.team, teamVolume: row.volume, activeUsers: row.active, window: windowOut(w), rebate: await rebateSumsOf(db, userId, w.timeZone) };
+  let { volume, active } = row;
+  if (volume === null || active === null) {
+    const [live] = rowsOf<{ volume: string; active: number }>(
+      await db.execute(sql`select
+          (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
+             from user_tree t join robots r on r.user_id = t.descendant_id and r.mode = 'live' join robot_fills f on f.robot_id = r.id
+            where t.ancestor_id = ${userId} and ${inWindow(w)}) as volume,
+          (select count(*) from user_tree t where t.ancestor_id = ${userId} and ${ranLive(sql`t.descendant_id`, w)})::int as active`),
+    );
+    ({ volume, active } = live);
+  }
+  return { direct: row.direct, team: row.team, teamVolume: volume, activeUsers: active, window: windowOut(w), rebate: await rebateSumsOf(db, userId, w.timeZone) };
 }
 
 interface MemberRow {

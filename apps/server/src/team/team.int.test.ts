@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamList, TeamSummary } from '@lq/contracts';
 import { registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { statsWindow } from '../platform/windows';
+import { computeVip } from '../referrals';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -97,6 +98,14 @@ describe('team', () => {
     expect(next.list.map((m) => [m.id, m.volume, m.active, m.team])).toEqual([[c.id, '30000.00', true, 1]]);
     const deeper = (await list(a, `?parent=${c.id}`)).json<Envelope<TeamList>>().data;
     expect(deeper.list.map((m) => [m.id, m.volume, m.active])).toEqual([[d.id, '0.00', false]]);
+    // Once the day's VIP computation ran, the same figures are read from it (one row), not summed.
+    // (It raises levels too: last here.)
+    await computeVip(t.database.db, 'Asia/Shanghai');
+    const [stored] = await t.database.exec<{ v: string; n: number }>(`select team_volume_30d::text as v, team_active_30d as n from vip_progress where user_id = $1`, [a.id]);
+    expect(stored).toEqual({ v: '36500.06', n: 3 });
+    await t.database.exec(`update vip_progress set team_volume_30d = 1 where user_id = $1`, [a.id]); // proof of which path answered
+    expect((await summary(a)).data).toMatchObject({ teamVolume: '1.00', activeUsers: 3 });
+    await t.database.exec(`update vip_progress set team_volume_30d = $2 where user_id = $1`, [a.id, stored.v]);
   });
 
   it('search by nickname or invite code, and paging', async () => {
