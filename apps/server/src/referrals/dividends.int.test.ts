@@ -4,20 +4,17 @@
 // shown as today's and total dividend in wallet info; the operator command refuses a month not over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletInfo } from '@lq/contracts';
-import { PAY_PASSWORD, payingUser, registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { runOps } from '../ops';
+import { PAY_PASSWORD, payingUser, registeredUserWithId, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { userBalances, verifyLedger } from '../wallet';
 import { monthBounds, settleDividends } from './dividends';
+import { startAppWithOps, type AppWithOps } from './test-helpers';
 
 const TZ = 'Asia/Shanghai';
 let t: TestApp;
 let out: string[];
-let ops: (...args: string[]) => Promise<number>;
+let ops: AppWithOps['ops'];
 beforeAll(async () => {
-  t = await startTestApp({ shareSocket: true, env: { PLATFORM_TIMEZONE: TZ } });
-  out = [];
-  const env = { DATA_DIR: t.dataDir, PLATFORM_TIMEZONE: TZ, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}) };
-  ops = (...args: string[]) => runOps(args, env, (l) => out.push(l), (l) => out.push(l));
+  ({ t, out, ops } = await startAppWithOps(TZ));
 });
 afterAll(() => t?.close());
 

@@ -7,21 +7,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REBATE_RATES, formatMoney, rebatesOf, type RebateList, type TeamSummary, type WalletRecords } from '@lq/contracts';
-import { PAY_PASSWORD, payingUser, registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
-import { runOps } from '../ops';
+import { PAY_PASSWORD, payingUser, registeredUserWithId, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { dayOf } from '../platform/windows';
 import { postEntry, userBalances, verifyLedger } from '../wallet';
 import { settleRebates } from './rebates';
+import { startAppWithOps, type AppWithOps } from './test-helpers';
 
 const TZ = 'Asia/Shanghai';
 let t: TestApp;
 let out: string[];
-let ops: (...args: string[]) => Promise<number>;
+let ops: AppWithOps['ops'];
 beforeAll(async () => {
-  t = await startTestApp({ shareSocket: true, env: { PLATFORM_TIMEZONE: TZ } });
-  out = [];
-  const env = { DATA_DIR: t.dataDir, PLATFORM_TIMEZONE: TZ, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}) };
-  ops = (...args: string[]) => runOps(args, env, (l) => out.push(l), (l) => out.push(l));
+  ({ t, out, ops } = await startAppWithOps(TZ));
 });
 afterAll(() => t?.close());
 

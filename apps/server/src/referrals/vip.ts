@@ -36,6 +36,28 @@ const ruleSql = (rule: VipTierRule, of: string): SQL =>
 const reachedSql = (t: VipThresholds, of: string): SQL =>
   sql`case when (${ruleSql(t.VIP3, of)}) then 'VIP3' when (${ruleSql(t.VIP2, of)}) then 'VIP2' when (${ruleSql(t.VIP1, of)}) then 'VIP1' else 'none' end`;
 
+/**
+ * CTEs ending in `name`: each user who did something live in [from, to) — their fills' notional
+ * (`volume`) and whether a live robot of theirs ran in it (`active`). An empty window has nobody.
+ */
+function doersSql(name: string, from: string, to: string): SQL {
+  const own = sql.raw(`${name}_own`);
+  const ran = sql.raw(`${name}_ran`);
+  return sql`${own} as (
+      select r.user_id, sum(abs(f.qty * f.price)) as volume
+        from robot_fills f join robots r on r.id = f.robot_id
+       where r.mode = 'live' and f.filled_at >= ${from}::timestamptz and f.filled_at < ${to}::timestamptz
+       group by r.user_id
+    ), ${ran} as (
+      select distinct user_id from robots
+       where mode = 'live' and created_at < ${to}::timestamptz and (stopped_at is null or stopped_at >= ${from}::timestamptz)
+         and ${from}::timestamptz < ${to}::timestamptz
+    ), ${sql.raw(name)} as (
+      select coalesce(o.user_id, a.user_id) as user_id, coalesce(o.volume, 0) as volume, a.user_id is not null as active
+        from ${own} o full join ${ran} a on a.user_id = o.user_id
+    )`;
+}
+
 export interface VipRun {
   asOf: string;
   window: StatsWindow;
@@ -55,36 +77,13 @@ export async function computeVip(db: Database, timeZone: string, day?: string): 
   const from30 = sw.from.toISOString();
   return db.transaction(async (tx) => {
     const written = rowsOf<{ n: number }>(
-      await tx.execute(sql`with own as (
-          select r.user_id, sum(abs(f.qty * f.price)) as volume
-            from robot_fills f join robots r on r.id = f.robot_id
-           where r.mode = 'live' and f.filled_at >= ${from}::timestamptz and f.filled_at < ${to}::timestamptz
-           group by r.user_id
-        ), ran as (
-          select distinct user_id from robots
-           where mode = 'live' and created_at < ${to}::timestamptz and (stopped_at is null or stopped_at >= ${from}::timestamptz)
-             and ${from}::timestamptz < ${to}::timestamptz
-        ), doers as (
-          select coalesce(o.user_id, a.user_id) as user_id, coalesce(o.volume, 0) as volume, a.user_id is not null as active
-            from own o full join ran a on a.user_id = o.user_id
-        ), team as (
+      await tx.execute(sql`with ${doersSql('doers', from, to)}, team as (
           select t.ancestor_id as user_id, sum(d.volume) as team_volume,
                  count(*) filter (where d.active) as team_active,
                  count(*) filter (where d.active and t.depth = 1) as active_direct
             from doers d join user_tree t on t.descendant_id = d.user_id
            group by t.ancestor_id
-        ), own30 as (
-          select r.user_id, sum(abs(f.qty * f.price)) as volume
-            from robot_fills f join robots r on r.id = f.robot_id
-           where r.mode = 'live' and f.filled_at >= ${from30}::timestamptz and f.filled_at < ${to}::timestamptz
-           group by r.user_id
-        ), ran30 as (
-          select distinct user_id from robots
-           where mode = 'live' and created_at < ${to}::timestamptz and (stopped_at is null or stopped_at >= ${from30}::timestamptz)
-        ), doers30 as (
-          select coalesce(o.user_id, a.user_id) as user_id, coalesce(o.volume, 0) as volume, a.user_id is not null as active
-            from own30 o full join ran30 a on a.user_id = o.user_id
-        ), team30 as (
+        ), ${doersSql('doers30', from30, to)}, team30 as (
           select t.ancestor_id as user_id, sum(d.volume) as team_volume, count(*) filter (where d.active) as team_active
             from doers30 d join user_tree t on t.descendant_id = d.user_id
            group by t.ancestor_id
