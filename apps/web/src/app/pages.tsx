@@ -1,5 +1,5 @@
 // Route → lazily loaded page. Composition happens here: features never import each other.
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { CreateOrderPage as OrderPageName } from '../features/backtest/strategies';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
@@ -62,52 +62,19 @@ const mineSettings = (
   </>
 );
 
-const PAGES: Record<Exclude<PageKind, 'soon'>, (route: RouteDef) => ReactNode> = {
-  login: () => <Login />,
-  register: () => <Register />,
-  forgetPwd: () => <ForgetPwd />,
-  changePwd: () => <ChangePwd />,
-  changePayPwd: () => <ChangePayPwd />,
-  personal: () => <Personal />,
-  apikey: () => <Apikey />,
-  bindMarket: () => <BindMarket />,
-  apiList: () => <ApiList />,
-  apiAdd: () => <ApiAdd />,
+/** Pages that take props from the route (or settings); every other page renders bare from PRELOADS. */
+const WITH_PROPS: Partial<Record<PageKind, (route: RouteDef) => ReactNode>> = {
   mine: () => <Mine settings={mineSettings} />,
-  aboutus: () => <About />,
   privacy: () => <Agreement doc="privacy" />,
   license: () => <Agreement doc="license" />,
   autoSubscribe: () => <Agreement doc="autoSubscribe" />,
   monthEquity: () => <Agreement doc="monthEquity" />,
-  recommend: () => <Recommend />,
-  backtestRecord: () => <BacktestRecord />,
-  resultDetail: () => <ResultDetail />,
-  fullScreenKline: () => <FullScreenKline />,
-  chooseList: () => <ChooseList />,
-  themeTest: () => <ThemeTest />,
   createOrder: (route) => <CreateOrder page={route.param as OrderPageName} />,
   robotList: () => <RobotList tab="active" />,
   robotHistory: () => <RobotList tab="history" />,
-  orderDetail: () => <OrderDetail />,
-  market: () => <Market />,
-  positionCalc: () => <PositionCalc />,
-  riskCalc: () => <RiskCalc />,
-  wallet: () => <Wallet />,
-  walletExport: () => <WalletExport />,
-  recharge: () => <Recharge />,
-  buyusd: () => <BuyUsd />,
-  webview: () => <Webview />,
-  withdraw: () => <Withdraw />,
-  withdrawRecord: () => <WithdrawRecord />,
-  withdrawDetail: () => <WithdrawDetail />,
-  equity: () => <Equity />,
-  monthEquityPay: () => <MonthEquityPay />,
-  pay: () => <Pay />,
-  team: () => <Team />,
-  teamExplain: () => <TeamExplain />,
-  ranking: () => <Ranking />,
 };
 
+/** Each kind's lazy page (preload() starts its download). */
 const PRELOADS: Record<PageKind, { preload(): void }> = {
   soon: ComingSoon,
   login: Login,
@@ -164,5 +131,9 @@ export function preloadPage(path: string, hasToken: boolean): void {
 
 export function pageElement(route: RouteDef): ReactNode {
   if (route.page === 'soon') return <ComingSoon titleKey={route.title} params={route.titleParams} />;
-  return PAGES[route.page](route);
+  const withProps = WITH_PROPS[route.page];
+  if (withProps) return withProps(route);
+  // Every entry is a lazyPage component; those that need props are in WITH_PROPS.
+  const Page = PRELOADS[route.page] as unknown as ComponentType;
+  return <Page />;
 }
