@@ -11,6 +11,7 @@ import { addMonths } from 'date-fns';
 import { formatMoney } from '@lq/contracts';
 import { getSetting, rowsOf, setSetting, sql, type Database } from '@lq/db';
 import { postEntry } from '../wallet';
+import { levelAtSql } from './rebates';
 
 export const DIVIDEND_RATE_KEY = 'dividend.rate';
 export const DEFAULT_DIVIDEND_RATE = 1000;
@@ -57,6 +58,7 @@ export async function settleDividends(db: Database, timeZone: string, month: str
   const { from, to } = monthBounds(month, timeZone);
   if (to.getTime() > now.getTime()) throw new RangeError(`${month} is not over yet (${timeZone}): dividends are settled once it is`);
   const rate = await dividendRateOf(db);
+  const sharing = sql.join(SHARING_LEVELS.map((x) => sql`${x}`), sql`, `);
   return db.transaction(async (tx) => {
     const [{ revenue }] = rowsOf<{ revenue: string }>(
       await tx.execute(sql`select coalesce(sum(l.amount), 0)::text as revenue
@@ -64,16 +66,12 @@ export async function settleDividends(db: Database, timeZone: string, month: str
        where e.kind = 'purchase' and e.status = 'posted' and a.code = 'platform:revenue'
          and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${to.toISOString()}::timestamptz`),
     );
-    // The level each candidate held at the month's end: the last change before it, else the first
-    // change after it (its from-level), else the level now.
+    // The level each candidate held at the month's end (rebates.ts levelAtSql).
+    const end = sql`${to.toISOString()}::timestamptz`;
     const holders = rowsOf<{ id: string; level: string }>(
-      await tx.execute(sql`select u.id::text as id, l.level from users u cross join lateral (select coalesce(
-          (select c.to_level from user_level_changes c where c.user_id = u.id and c.at < ${to.toISOString()}::timestamptz order by c.id desc limit 1),
-          (select c.from_level from user_level_changes c where c.user_id = u.id and c.at >= ${to.toISOString()}::timestamptz order by c.id limit 1),
-          u.user_level) as level) l
-        where (u.user_level in (${sql.join(SHARING_LEVELS.map((x) => sql`${x}`), sql`, `)})
-               or exists (select 1 from user_level_changes c where c.user_id = u.id and (c.to_level in (${sql.join(SHARING_LEVELS.map((x) => sql`${x}`), sql`, `)}))))
-          and l.level in (${sql.join(SHARING_LEVELS.map((x) => sql`${x}`), sql`, `)})
+      await tx.execute(sql`select u.id::text as id, l.level from users u cross join lateral (select ${levelAtSql(sql`u.id`, end, sql`u.user_level`)} as level) l
+        where (u.user_level in (${sharing}) or exists (select 1 from user_level_changes c where c.user_id = u.id and c.to_level in (${sharing})))
+          and l.level in (${sharing})
         order by u.id`),
     );
     const pool = (BigInt(revenue) * BigInt(rate)) / 10_000n;

@@ -14,6 +14,16 @@ import { dayAfter, dayOf, dayStart, monthStartOf } from '../platform/windows';
 import { postEntries, type EntryCommand } from '../wallet';
 
 export const REBATE_RATES_KEY = 'rebate.rates';
+
+/**
+ * The level user `user` held at instant `at`: the last change at or before it; before the first
+ * change, that change's from-level; never changed, `now` (the level today). Shared by rebate
+ * settlement (at payment time) and dividends (at the month's end).
+ */
+export const levelAtSql = (user: SQL, at: SQL, now: SQL): SQL =>
+  sql`coalesce((select c.to_level from user_level_changes c where c.user_id = ${user} and c.at <= ${at} order by c.id desc limit 1),
+    (select c.from_level from user_level_changes c where c.user_id = ${user} and c.at > ${at} order by c.id limit 1),
+    ${now})`;
 /** The last day the daily job settled whole (YYYY-MM-DD): the next run starts the day after. */
 export const REBATES_SETTLED_THROUGH_KEY = 'rebate.settledThrough';
 export const REBATE_BATCH = 1_000;
@@ -96,9 +106,7 @@ async function settleBatch(
     // Every payer's upline with the level each held at the payment's time: one statement.
     const upline = rowsOf<UplineRow>(
       await tx.execute(sql`select p.id::text as entry_id, t.depth, t.ancestor_id::text as ancestor_id,
-          coalesce((select c.to_level from user_level_changes c where c.user_id = t.ancestor_id and c.at <= p.at order by c.id desc limit 1),
-                   (select c.from_level from user_level_changes c where c.user_id = t.ancestor_id and c.at > p.at order by c.id limit 1),
-                   u.user_level) as level
+          ${levelAtSql(sql`t.ancestor_id`, sql`p.at`, sql`u.user_level`)} as level
         from jsonb_to_recordset(${JSON.stringify(payments.map((p) => ({ id: p.id, payer: p.payer, at: p.at })))}::jsonb) as p(id bigint, payer bigint, at timestamptz)
         join user_tree t on t.descendant_id = p.payer
         join users u on u.id = t.ancestor_id
@@ -252,17 +260,14 @@ export async function* rebateCsvOf(db: Runner, userId: number): AsyncGenerator<s
   yield CSV_BOM + csvLine(CSV_HEADER);
   let after: { at: string; id: string } | null = null;
   for (;;) {
-    const cursor: SQL = after ? sql`and (created_at, id) > (${after.at}::timestamptz, ${after.id}::bigint)` : sql``;
-    const page = rowsOf<{ id: string; at: string }>(
-      await db.execute(sql`select id::text as id, created_at::text as at from rebates where user_id = ${userId} ${cursor} order by created_at, id limit 5000`),
+    // Keyset pages over rebates_user_idx (user, created_at, id); the cursor is the last row's.
+    const cursor: SQL = after ? sql`and (r.created_at, r.id) > (${after.at}::timestamptz, ${after.id}::bigint)` : sql``;
+    const rows = rowsOf<RebateRow & { at: string }>(
+      await db.execute(sql`select ${rebateColumns}, r.created_at::text as at from rebates r join users u on u.id = r.payer_id
+        where r.user_id = ${userId} ${cursor} order by r.created_at, r.id limit 5000`),
     );
-    if (page.length === 0) return;
-    after = page[page.length - 1];
-    const rows = rowsOf<RebateRow>(
-      await db.execute(sql`select ${rebateColumns} from rebates r join users u on u.id = r.payer_id
-        where r.id in (select (x ->> 0)::bigint from jsonb_array_elements(${JSON.stringify(page.map((p) => [p.id]))}::jsonb) x)
-        order by r.created_at, r.id`),
-    );
+    if (rows.length === 0) return;
+    after = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
     yield rows
       .map((r) => {
         const i = toItem(r);
