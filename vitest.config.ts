@@ -1,4 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The longest files start first, so neither worker is left running one of them alone at the end.
+// Vitest orders by the durations it cached, but a fresh clone (CI) has none and would start the
+// largest files first: the crash test (150 s on PGlite) is small and came last.
+const SLOW_FIRST = [/runner\/crash\.int\.test/, /kill\.int\.test/, /fuzz\.int\.test/, /trading-accounts\.int\.test/, /boot\.int\.test/, /presets\.int\.test/];
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((re) => re.test(f.moduleId));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+  }
+}
 
 // Two projects: `unit` (pure, fast) and `integration` (real database, real sockets on 127.0.0.1).
 // Integration tests run on PGlite, and on PostgreSQL when DATABASE_URL is set.
@@ -12,6 +28,7 @@ export default defineConfig({
   test: {
     // Vitest takes one worker fewer than the cores for `run`: one on these 2-core machines.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirst },
     projects: [
       {
         test: {
