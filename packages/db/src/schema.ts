@@ -874,6 +874,7 @@ export const userTree = pgTable(
   },
   (t) => [
     primaryKey({ name: 'user_tree_pkey', columns: [t.ancestorId, t.descendantId] }),
+    // Migration 0033 adds INCLUDE (ancestor_id): uplines are read from the index alone.
     uniqueIndex('user_tree_upline_key').on(t.descendantId, t.depth),
     check('user_tree_depth', sql`${t.depth} >= 1`),
   ],
@@ -1090,9 +1091,8 @@ export const rankingEntries = pgTable(
     /** volume | team | rebate */
     board: text('board').notNull(),
     rank: integer('rank').notNull(),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id),
+    /** A user's id; no foreign key (migration 0033): the boards are rewritten whole from users daily. */
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
     value: numeric('value', { precision: 30, scale: 6 }).notNull(),
   },
   (t) => [

@@ -2,7 +2,9 @@
 // before the day's 00:00 in the platform timezone) — own live robot volume, users who joined the
 // team, rebates credited — computed once a day into ranking_entries, each board rewritten whole in
 // one transaction (a reader sees the old board or the new one). Only users with something in the
-// window are ranked; ties go to whoever registered first. Readers see others' names masked.
+// window are ranked; ties go to whoever registered first (the lower id: ids are handed out in
+// registration order, and ordering by them spares joining every ranked row with users). Readers
+// see others' names masked.
 import { formatMoney, maskName, parseMoney, RANKING_BOARDS, RANKING_TOP, type RankingBoard, type RankingList, type RankingRow } from '@lq/contracts';
 import { getSetting, rowsOf, setSetting, sql, type Database, type SQL } from '@lq/db';
 import { dayOf, dayStart, statsWindow, type StatsWindow } from '../platform/windows';
@@ -53,8 +55,8 @@ export async function computeRankings(db: Database, timeZone: string, day?: stri
       const [row] = rowsOf<{ n: number }>(
         await tx.execute(sql`with v as (${boardSql(board, w)}), put as (
             insert into ranking_entries (board, rank, user_id, value)
-            select ${board}, row_number() over (order by v.value desc, u.created_at, u.id), v.user_id, round(v.value, 6)
-              from v join users u on u.id = v.user_id where v.value > 0
+            select ${board}, row_number() over (order by v.value desc, v.user_id), v.user_id, round(v.value, 6)
+              from v where v.value > 0
             returning 1)
           select count(*)::int as n from put`),
       );
