@@ -132,6 +132,7 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
     '/pages/group/group',
     '/pages/group/explain/explain',
     '/pages/index/rankingList/rankingList',
+    '/pages/notice/notice',
   ];
   const problems: string[] = [];
   const check = async (label: string) => {

@@ -17,6 +17,7 @@ import { backtestsPlugin } from './backtests';
 import { benefitsPlugin } from './benefits';
 import { bridgePlugin } from './bridge';
 import { marketPlugin } from './market';
+import { noticesPlugin } from './notices';
 import { Sessions } from './platform/auth';
 import { runsWorker, type Config } from './platform/config';
 import './platform/deps';
@@ -200,6 +201,7 @@ export async function buildApp(
     await app.register(benefitsPlugin);
     await app.register(teamPlugin);
     await app.register(referralsPlugin);
+    await app.register(noticesPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

@@ -3,14 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { DESKTOP_BREAKPOINT_PX } from '@lq/contracts';
 import { App } from './app/App';
 import { preloadPage } from './app/pages';
-import { preloadTopBar } from './app/TopBar';
+import { preloadDesktopChrome } from './app/Layout';
 import { initI18n } from './i18n';
 import { appStore } from './lib/store';
 import './styles.css';
 
 document.documentElement.dataset.theme = appStore.getState().theme;
 preloadPage(window.location.hash.replace(/^#/, '').split('?')[0] || '/', !!appStore.getState().token);
-if (window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`).matches) preloadTopBar();
+if (window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`).matches) preloadDesktopChrome();
 await initI18n(appStore.getState().locale);
 
 // A transition: React renders the app in slices and yields to the browser between them, instead of

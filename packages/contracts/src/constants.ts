@@ -73,8 +73,6 @@ export const BASIC_UNLOCK_PRICE = 100;
 export const SEAT_PACK_PRICE_MONTH = 10;
 export const SEAT_PACK_DAYS = 30;
 export const EXPORT_KEEP_DAYS = 3;
-export const SAME_LEVEL_SHARE = 0.02;
-export const RANKING_WINDOW_DAYS = 30;
 
 // users
 export const USER_LEVELS = ['none', 'VIP1', 'VIP2', 'VIP3', 'VIP4', 'VIP5'] as const;

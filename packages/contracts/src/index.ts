@@ -23,3 +23,4 @@ export * from './vip';
 export * from './rebates';
 export * from './ranking';
 export * from './rules';
+export * from './notice';

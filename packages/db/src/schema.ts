@@ -1134,3 +1134,59 @@ export const dividends = pgTable(
   },
   (t) => [primaryKey({ name: 'dividends_pkey', columns: [t.month, t.userId] })],
 );
+
+/**
+ * Notices and news (notices/): written by operators, one text per locale. `status` is draft,
+ * published or unpublished; a published notice whose publish_at is still to come reads as
+ * scheduled (nothing has to run at that time).
+ */
+export const notices = pgTable(
+  'notices',
+  {
+    id: id(),
+    /** notice | news */
+    category: text('category').notNull(),
+    /** draft | published | unpublished */
+    status: text('status').notNull().default('draft'),
+    pinned: boolean('pinned').notNull().default(false),
+    /** Set when published (the time given, or the moment of publishing). */
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('notices_category', sql`${t.category} in ('notice', 'news')`),
+    check('notices_status', sql`${t.status} in ('draft', 'published', 'unpublished')`),
+    check('notices_published_at', sql`${t.status} = 'draft' or ${t.publishAt} is not null`),
+  ],
+);
+
+export const noticeTexts = pgTable(
+  'notice_texts',
+  {
+    noticeId: bigint('notice_id', { mode: 'number' })
+      .notNull()
+      .references(() => notices.id, { onDelete: 'cascade' }),
+    locale: text('locale').notNull(),
+    title: text('title').notNull(),
+    /** Markdown, rendered on the server when read. */
+    body: text('body').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'notice_texts_pkey', columns: [t.noticeId, t.locale] })],
+);
+
+/** Which user opened which notice (absent: unread). */
+export const noticeReads = pgTable(
+  'notice_reads',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    noticeId: bigint('notice_id', { mode: 'number' })
+      .notNull()
+      .references(() => notices.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'notice_reads_pkey', columns: [t.userId, t.noticeId] })],
+);

@@ -3,6 +3,7 @@
 import { BACKTEST_OPS } from '../backtests';
 import { BENEFIT_OPS } from '../benefits';
 import { MARKET_OPS } from '../market';
+import { NOTICE_OPS } from '../notices';
 import { dispatchOps, type OpsOut } from '../platform/ops';
 import { REFERRAL_OPS } from '../referrals';
 import { ROBOT_OPS } from '../robots';
@@ -14,7 +15,7 @@ import { WITHDRAW_OPS } from '../withdrawals';
 export { OpsError } from '../platform/ops';
 
 /** The command sets, in the order the usage text lists them. */
-export const OPS_COMMAND_SETS = [USER_OPS, BACKTEST_OPS, ROBOT_OPS, MARKET_OPS, WALLET_OPS, DEPOSIT_OPS, WITHDRAW_OPS, BENEFIT_OPS, REFERRAL_OPS];
+export const OPS_COMMAND_SETS = [USER_OPS, BACKTEST_OPS, ROBOT_OPS, MARKET_OPS, WALLET_OPS, DEPOSIT_OPS, WITHDRAW_OPS, BENEFIT_OPS, REFERRAL_OPS, NOTICE_OPS];
 
 /** Runs one operator command; returns the exit code. */
 export function runOps(

@@ -7,7 +7,7 @@ import type { WalletInfo } from '@lq/contracts';
 import { PAY_PASSWORD, payingUser, registeredUserWithId, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { userBalances, verifyLedger } from '../wallet';
 import { monthBounds, settleDividends } from './dividends';
-import { startAppWithOps, type AppWithOps } from './test-helpers';
+import { startAppWithOps, type AppWithOps } from '../../test/app-with-ops';
 
 const TZ = 'Asia/Shanghai';
 let t: TestApp;

@@ -18,6 +18,11 @@ function printThresholds(t: VipThresholds, out: (line: string) => void): void {
 const RATE_NAMES = [...REBATE_LEVELS, 'sameLevelShare'] as const;
 /** Basis points as a percentage with up to 2 decimals (2000 → "20"). */
 const percentOf = (bp: number) => String(bp / 100);
+/** A percentage 0–100 with up to 2 decimals as basis points ("12.5" → 1250); `what` names it in the refusal. */
+function basisPointsOf(value: string, what: string): number {
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(value) || Number(value) > 100) throw new OpsError(`${what}: a percentage 0–100 with up to 2 decimals (got "${value}")`, 2);
+  return Math.round(Number(value) * 100);
+}
 
 function printRates(r: RebateRates, out: (line: string) => void): void {
   printTable([['rate', ...RATE_NAMES], ['%', ...RATE_NAMES.map((n) => percentOf(r[n]))]], out);
@@ -55,8 +60,7 @@ export const REFERRAL_OPS: OpsCommandSet = {
       async run(db, args, out) {
         if (args.length > 1) throw new OpsError('dividends:rate [P]', 2);
         if (args.length === 1) {
-          if (!/^\d{1,3}(\.\d{1,2})?$/.test(args[0]) || Number(args[0]) > 100) throw new OpsError(`a percentage 0–100 with up to 2 decimals (got "${args[0]}")`, 2);
-          await setDividendRate(db.db, Math.round(Number(args[0]) * 100));
+          await setDividendRate(db.db, basisPointsOf(args[0], 'the dividend share'));
         }
         out(`dividends share ${(await dividendRateOf(db.db)) / 100} % of a month's revenue among VIP5+`);
       },
@@ -100,8 +104,7 @@ export const REFERRAL_OPS: OpsCommandSet = {
         if (Object.keys(values).length === 0) return printRates(current, out);
         const next: Record<string, number> = { ...current };
         for (const [name, v] of Object.entries(values)) {
-          if (!/^\d{1,3}(\.\d{1,2})?$/.test(v)) throw new OpsError(`--${name} is a percentage with up to 2 decimals (got "${v}")`, 2);
-          next[name] = Math.round(Number(v) * 100);
+          next[name] = basisPointsOf(v, `--${name}`);
         }
         const parsed = rebateRates.safeParse(next);
         if (!parsed.success) throw new OpsError(`not valid rates: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (0–100 %)`, 2);

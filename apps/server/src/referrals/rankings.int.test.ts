@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REBATE_RATES, DEFAULT_VIP_THRESHOLDS, maskName, type RankingList, type ReferralRules } from '@lq/contracts';
 import { PAY_PASSWORD, payingUser, registeredUserWithId, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { dayAfter, dayOf } from '../platform/windows';
-import { startAppWithOps, type AppWithOps } from './test-helpers';
+import { startAppWithOps, type AppWithOps } from '../../test/app-with-ops';
 
 const TZ = 'Asia/Shanghai';
 let t: TestApp;

@@ -11,7 +11,7 @@ import { PAY_PASSWORD, payingUser, registeredUserWithId, type Envelope, type Reg
 import { dayOf } from '../platform/windows';
 import { postEntry, userBalances, verifyLedger } from '../wallet';
 import { settleRebates } from './rebates';
-import { startAppWithOps, type AppWithOps } from './test-helpers';
+import { startAppWithOps, type AppWithOps } from '../../test/app-with-ops';
 
 const TZ = 'Asia/Shanghai';
 let t: TestApp;

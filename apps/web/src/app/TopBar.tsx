@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Logo } from '../components/icons';
+import { useAppStore } from '../lib/store';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 
@@ -10,10 +11,13 @@ import { MarketSwitcher } from '../features/market';
 const loadUserMenu = () => import('../features/account/UserMenu');
 const UserMenu = lazy(() => loadUserMenu().then((m) => ({ default: m.UserMenu })));
 export const preloadTopBar = () => void loadUserMenu().catch(() => undefined);
+// The notice bell (unread count) comes in the same way, after the page.
+const NoticeBell = lazy(() => import('../features/notice/NoticeBadge').then((m) => ({ default: m.NoticeBell })));
 
 /** ≥ 768 px: brand, market switcher, language picker, user menu (spec §2). */
 export function TopBar({ showMarket }: { showMarket: boolean }) {
   const { t } = useTranslation();
+  const signedIn = useAppStore((s) => Boolean(s.token));
   return (
     <header className="topbar" data-testid="top-bar">
       <Link className="brand" to="/">
@@ -22,6 +26,11 @@ export function TopBar({ showMarket }: { showMarket: boolean }) {
       </Link>
       {showMarket ? <MarketSwitcher /> : null}
       <LanguagePicker />
+      {signedIn ? (
+        <Suspense fallback={null}>
+          <NoticeBell />
+        </Suspense>
+      ) : null}
       <Suspense fallback={<span className="usermenu" />}>
         <UserMenu />
       </Suspense>

@@ -1,5 +1,5 @@
 // Route → lazily loaded page. Composition happens here: features never import each other.
-import type { ComponentType, ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import type { CreateOrderPage as OrderPageName } from '../features/backtest/strategies';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
@@ -53,7 +53,16 @@ const Pay = lazyPage(() => import('../features/benefits/PayPage'));
 const Team = lazyPage(() => import('../features/team/TeamPage'));
 const TeamExplain = lazyPage(() => import('../features/team/ExplainPage'));
 const Ranking = lazyPage(() => import('../features/team/RankingPage'));
+const Notice = lazyPage(() => import('../features/notice/NoticePage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
+
+// The unread badge of Mine's notice row loads after the page (TanStack Query stays out of the first screen).
+const NoticeCount = lazy(() => import('../features/notice/NoticeBadge').then((m) => ({ default: m.NoticeCount })));
+const noticeCount = (
+  <Suspense fallback={null}>
+    <NoticeCount />
+  </Suspense>
+);
 
 const mineSettings = (
   <>
@@ -64,7 +73,7 @@ const mineSettings = (
 
 /** Pages that take props from the route (or settings); every other page renders bare from PRELOADS. */
 const WITH_PROPS: Partial<Record<PageKind, (route: RouteDef) => ReactNode>> = {
-  mine: () => <Mine settings={mineSettings} />,
+  mine: () => <Mine settings={mineSettings} noticeCount={noticeCount} />,
   privacy: () => <Agreement doc="privacy" />,
   license: () => <Agreement doc="license" />,
   autoSubscribe: () => <Agreement doc="autoSubscribe" />,
@@ -120,6 +129,7 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   team: Team,
   teamExplain: TeamExplain,
   ranking: Ranking,
+  notice: Notice,
 };
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */

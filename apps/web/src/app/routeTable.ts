@@ -50,7 +50,8 @@ export type PageKind =
   | 'pay'
   | 'team'
   | 'teamExplain'
-  | 'ranking';
+  | 'ranking'
+  | 'notice';
 
 export interface RouteDef {
   path: string;
@@ -72,8 +73,6 @@ const CREATE_ORDER = [
   'crypto_single', 'crypto_grid', 'crypto_pegasus', 'crypto_martin', 'crypto_marco', 'crypto_blue',
   'forex_single', 'forex_martin', 'forex_grid', 'forex_pegasus', 'forex_dmy', 'forex_marco', 'prt', 'irl',
 ] as const;
-
-const soon = (path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({ path, title: `page.${title}`, page: 'soon', ...extra });
 
 export const ROUTES: RouteDef[] = [
   // tabs
@@ -120,7 +119,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/withdraw/withdrawRecord', title: 'page.withdrawRecord', page: 'withdrawRecord' },
   { path: '/pages/withdraw/withdrawDetail', title: 'page.withdrawDetail', page: 'withdrawDetail' },
   { path: '/pages/aboutus/aboutus', title: 'page.aboutus', page: 'aboutus' },
-  soon('/pages/notice/notice', 'notice'),
+  { path: '/pages/notice/notice', title: 'page.notice', page: 'notice' },
   { path: '/pages/robot/robotHistory/robotHistory', title: 'page.robotHistory', page: 'robotHistory' },
   { path: '/pages/group/group', title: 'page.group', page: 'team' },
   { path: '/pages/group/groupNext', title: 'page.groupNext', page: 'team' },

@@ -21,8 +21,8 @@ function Row({ to, label, testId, value }: { to: string; label: string; testId: 
   );
 }
 
-/** Tab 3. `settings` holds rows composed by the app (language, market). */
-export default function MinePage({ settings }: { settings?: ReactNode }) {
+/** Tab 3. `settings` holds rows composed by the app (language, market); `noticeCount` the unread badge. */
+export default function MinePage({ settings, noticeCount }: { settings?: ReactNode; noticeCount?: ReactNode }) {
   const { t } = useTranslation();
   const { user } = useUserInfo();
   const [payPwdOpen, setPayPwdOpen] = useState(false);
@@ -57,7 +57,7 @@ export default function MinePage({ settings }: { settings?: ReactNode }) {
           <Row to="/pages/apikey/apiList" label={t('account.apiManagement')} testId="mine-api" />
           <Row to="/pages/group/group" label={t('account.team')} testId="mine-team" />
           <Row to="/pages/index/rankingList/rankingList" label={t('account.ranking')} testId="mine-ranking" />
-          <Row to="/pages/notice/notice" label={t('account.notice')} testId="mine-notice" />
+          <Row to="/pages/notice/notice" label={t('account.notice')} testId="mine-notice" value={noticeCount} />
           <Row to="/pages/tools/positionCalc" label={t('page.positionCalc')} testId="mine-position-calc" />
           <Row to="/pages/tools/riskCalc" label={t('page.riskCalc')} testId="mine-risk-calc" />
         </ul>

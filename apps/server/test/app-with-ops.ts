@@ -1,7 +1,7 @@
-// Shared by the referral integration tests: an app on a real database in the platform timezone
+// Shared by integration tests that drive operator commands: an app on a real database in the platform timezone
 // `timeZone`, and the operator command (`npm run ops`) on that same database, its output kept.
-import { startTestApp, type TestApp } from '../../test/helpers';
-import { runOps } from '../ops';
+import { startTestApp, type TestApp } from './helpers';
+import { runOps } from '../src/ops';
 
 export interface AppWithOps {
   t: TestApp;

@@ -1,0 +1,62 @@
+// Calls of the notice screens (packages/contracts/src/notice.ts; docs/api.md "Notices") and their hooks.
+import { useCallback, useState } from 'react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { NoticeCategory, NoticeDetail, NoticeList, NoticeUnread } from '@lq/contracts';
+import { api } from '../../lib/session';
+import { useAppStore } from '../../lib/store';
+
+export const NOTICE_PATH = '/pages/notice/notice';
+const PAGE_SIZE = 20;
+
+/** Notices and news (all when `category` is undefined), pinned first, page by page. */
+export function useNotices(category: NoticeCategory | undefined) {
+  const token = useAppStore((s) => s.token);
+  return useInfiniteQuery({
+    queryKey: ['notice', 'list', category ?? 'all', token ? 'user' : 'guest'],
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => api.get<NoticeList>('user/api/notice/list', { query: { page: pageParam, size: PAGE_SIZE, ...(category ? { category } : {}) } }),
+    getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
+  });
+}
+
+export function useNoticeDetail(id: number | null) {
+  return useQuery({ queryKey: ['notice', 'detail', id], queryFn: () => api.get<NoticeDetail>('user/api/notice/detail', { query: { id: id! } }), enabled: id !== null });
+}
+
+/** The unread count of the signed-in user (the badge); nothing for guests. */
+export function useNoticeUnread() {
+  const token = useAppStore((s) => s.token);
+  return useQuery({
+    queryKey: ['notice', 'unread'],
+    queryFn: () => api.get<NoticeUnread>('user/api/notice/unread', { silent: true }),
+    enabled: Boolean(token),
+    staleTime: 60_000,
+    refetchInterval: 5 * 60_000,
+  });
+}
+
+/**
+ * Marks one notice read (or all without an id); the badge and the lists follow. A plain call, not
+ * useMutation: nothing else uses TanStack's mutations, and that module alone would move out of the
+ * shell into a chunk of its own the first screen then preloads (0.6 KB gzip over its budget).
+ */
+export function useMarkRead() {
+  const client = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const mark = useCallback(
+    async (id?: number) => {
+      setPending(true);
+      try {
+        const data = await api.post<NoticeUnread>('user/api/notice/read', id === undefined ? {} : { id });
+        client.setQueryData(['notice', 'unread'], data);
+        await client.invalidateQueries({ queryKey: ['notice', 'list'] });
+      } catch {
+        // The API client has shown the error; the notice stays unread and can be opened again.
+      } finally {
+        setPending(false);
+      }
+    },
+    [client],
+  );
+  return { mark, pending };
+}
