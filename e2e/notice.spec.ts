@@ -2,10 +2,12 @@
 // Thai and publishes it; the signed-in user sees the unread badge (Mine's notice row on the phone,
 // the top bar's bell on the desktop), finds the notice in their language, opens it in place — the
 // Markdown rendered, the script link and the raw HTML neutralised, no dialog ever opens — and it
-// is read; the badge goes. A Japanese reader gets the English text, said so.
+// is read; the badge goes. A Japanese reader gets the English text, said so. The notification
+// centre: a withdrawal the operator rejects is there, in the user's language with the reason, and
+// opens the withdrawal.
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { holding } from './support/exclusive';
-import { login, ops, register } from './support/users';
+import { adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
 
 const test = holding('notices');
 
@@ -77,4 +79,48 @@ test('a notice in two languages: the badge, read in place in the user’s langua
   }
   expect(dialogs).toEqual([]);
   ops('notice:unpublish', id);
+});
+
+test('the notification centre tells of a rejected withdrawal and opens it', async ({ page, request }, info) => {
+  const phone = info.project.name === 'phone';
+  const mail = `centre.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  adjustWallet(mail, '50', 'balance', `e2e-centre-${mail}`);
+  await setPayPassword(request, mail, '246810');
+  const headers = await apiLogin(request, mail);
+  const created = (await (
+    await request.post('/user/api/withdraw/create', {
+      headers,
+      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `centre-${Date.now()}` },
+    })
+  ).json()) as Envelope<{ id: number }>;
+  const id = created.data.id;
+  ops('withdraw:reject', String(id), '--reason', 'address under review');
+
+  await login(page, mail);
+  await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'zh-TW' : 'en-US');
+  await page.goto('/#/pages/index/mine');
+  await page.reload();
+  if (phone) {
+    await expect(page.getByTestId('notice-count')).toHaveText('1');
+    await page.getByTestId('mine-notice').click();
+    await page.getByTestId('notice-view-notifications').click();
+  } else {
+    await expect(page.getByTestId('topbar-notice-count')).toHaveText('1');
+    await page.getByTestId('topbar-notice').click();
+  }
+  await expect(page).toHaveURL(/pages\/notice\/notice\?tab=notifications/);
+  const item = page.locator('[data-kind="withdraw.rejected"]');
+  await expect(item).toHaveAttribute('data-read', 'false');
+  await expect(item).toContainText(phone ? '提領 20.00 Lightning 遭拒：address under review' : 'Withdrawal of 20.00 Lightning rejected: address under review');
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+  await shot(page, info, '03-centre');
+
+  await item.getByRole('button').click();
+  await expect(page).toHaveURL(new RegExp(`withdrawDetail\\?id=${id}$`));
+  await expect(page.getByTestId('withdraw-detail-page')).toHaveAttribute('data-state', 'rejected');
+  await page.goBack();
+  await expect(page.locator('[data-kind="withdraw.rejected"]')).toHaveAttribute('data-read', 'true');
+  if (!phone) await expect(page.getByTestId('topbar-notice-count')).toBeHidden();
 });

@@ -18,6 +18,7 @@ import { benefitsPlugin } from './benefits';
 import { bridgePlugin } from './bridge';
 import { marketPlugin } from './market';
 import { noticesPlugin } from './notices';
+import { notificationsPlugin } from './notifications';
 import { Sessions } from './platform/auth';
 import { runsWorker, type Config } from './platform/config';
 import './platform/deps';
@@ -202,6 +203,7 @@ export async function buildApp(
     await app.register(teamPlugin);
     await app.register(referralsPlugin);
     await app.register(noticesPlugin);
+    await app.register(notificationsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 

@@ -24,3 +24,4 @@ export * from './rebates';
 export * from './ranking';
 export * from './rules';
 export * from './notice';
+export * from './notification';

@@ -1190,3 +1190,33 @@ export const noticeReads = pgTable(
   },
   (t) => [primaryKey({ name: 'notice_reads_pkey', columns: [t.userId, t.noticeId] })],
 );
+
+/**
+ * The notification centre and its outbox: one row per event a user is told of, raised by the
+ * triggers of migration 0035 in the transaction of the change itself (event_key unique), read by
+ * the centre (read_at) and by the delivery job (delivered_at).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** robot.stopped | robot.error | robot.mt5Offline | withdraw.* | deposit.credited | pack.renewalFailed | account.frozen */
+    kind: text('kind').notNull(),
+    eventKey: text('event_key').notNull(),
+    params: jsonb('params').notNull().default({}),
+    /** The app route the item opens. */
+    link: text('link'),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_event_key').on(t.eventKey),
+    index('notifications_user_idx').on(t.userId, t.id),
+    index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('notifications_undelivered_idx').on(t.id).where(sql`${t.deliveredAt} is null`),
+  ],
+);

@@ -1,15 +1,15 @@
-// The unread count as a badge: `NoticeBell` for the desktop top bar (a bell linking to the notice
+// The unread count (notices and notifications) as a badge: `NoticeBell` for the desktop top bar (a bell linking to the notice
 // page), `NoticeCount` for the notice row on Mine. Nothing shows for guests or at zero.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { NOTICE_PATH, useNoticeUnread } from './api';
+import { NOTICE_PATH, useUnread } from './api';
 import './notice.css';
 
 const shown = (n: number) => (n > 99 ? '99+' : String(n));
 
 export function NoticeCount() {
   const { t } = useTranslation('notice');
-  const unread = useNoticeUnread().data?.unread ?? 0;
+  const unread = useUnread().total;
   if (unread === 0) return null;
   return (
     <span className="nt-count" aria-label={t('unreadCount', { count: unread })} data-testid="notice-count">
@@ -21,9 +21,10 @@ export function NoticeCount() {
 export function NoticeBell() {
   const { t } = useTranslation('notice');
   const { t: tc } = useTranslation();
-  const unread = useNoticeUnread().data?.unread ?? 0;
+  const counts = useUnread();
+  const unread = counts.total;
   return (
-    <Link className="nt-bell" to={NOTICE_PATH} aria-label={unread > 0 ? `${tc('page.notice')}: ${t('unreadCount', { count: unread })}` : tc('page.notice')} data-testid="topbar-notice">
+    <Link className="nt-bell" to={counts.notifications > 0 ? `${NOTICE_PATH}?tab=notifications` : NOTICE_PATH} aria-label={unread > 0 ? `${tc('page.notice')}: ${t('unreadCount', { count: unread })}` : tc('page.notice')} data-testid="topbar-notice">
       <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
         <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
         <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />

@@ -10,15 +10,38 @@ import { ErrorView } from '../../components/Views';
 import { localeTag } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { useLoadMore } from '../../lib/useLoadMore';
-import { useMarkRead, useNoticeDetail, useNotices } from './api';
+import { useMarkRead, useNoticeDetail, useNotices, useUnread } from './api';
+import { NotificationCentre } from './NotificationCentre';
 import '../../components/screens.css';
 import './notice.css';
 
 export default function NoticePage() {
   const { t } = useTranslation('notice');
+  const [search, setSearch] = useSearchParams();
+  const token = useAppStore((s) => s.token);
+  const unread = useUnread();
+  const tab = token && search.get('tab') === 'notifications' ? 'notifications' : 'notices';
+  const show = (next: 'notices' | 'notifications') => setSearch(next === 'notices' ? {} : { tab: next }, { replace: true });
+  return (
+    <div className="bt-page nt-page" data-testid="notice-page">
+      {token ? (
+        <div className="nt-views" role="tablist" aria-label={t('views')}>
+          {(['notices', 'notifications'] as const).map((v) => (
+            <button key={v} type="button" role="tab" className="nt-view" aria-selected={tab === v} onClick={() => show(v)} data-testid={`notice-view-${v}`}>
+              {t(`view.${v}`)}
+              {unread[v] > 0 ? <span className="nt-count">{unread[v] > 99 ? '99+' : unread[v]}</span> : null}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {tab === 'notices' ? <Notices linked={Number(search.get('id')) || null} /> : <NotificationCentre />}
+    </div>
+  );
+}
+
+function Notices({ linked }: { linked: number | null }) {
+  const { t } = useTranslation('notice');
   const { t: tc } = useTranslation();
-  const [search] = useSearchParams();
-  const linked = Number(search.get('id')) || null;
   const [category, setCategory] = useState<NoticeCategory | undefined>(undefined);
   const [open, setOpen] = useState<number | null>(linked);
   const notices = useNotices(category);
@@ -30,7 +53,7 @@ export default function NoticePage() {
   const unread = token ? (pages.at(-1)?.unread ?? 0) : 0;
 
   return (
-    <div className="bt-page nt-page" data-testid="notice-page">
+    <>
       <section className="card" aria-label={tc('page.notice')}>
         <div className="nt-head">
           <div className="nt-tabs" role="group" aria-label={tc('page.notice')}>
@@ -65,7 +88,7 @@ export default function NoticePage() {
           </button>
         ) : null}
       </section>
-    </div>
+    </>
   );
 }
 

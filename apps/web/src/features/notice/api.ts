@@ -1,7 +1,7 @@
 // Calls of the notice screens (packages/contracts/src/notice.ts; docs/api.md "Notices") and their hooks.
 import { useCallback, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NoticeCategory, NoticeDetail, NoticeList, NoticeUnread } from '@lq/contracts';
+import type { NoticeCategory, NoticeDetail, NoticeList, NoticeUnread, NotificationList } from '@lq/contracts';
 import { api } from '../../lib/session';
 import { useAppStore } from '../../lib/store';
 
@@ -23,40 +23,56 @@ export function useNoticeDetail(id: number | null) {
   return useQuery({ queryKey: ['notice', 'detail', id], queryFn: () => api.get<NoticeDetail>('user/api/notice/detail', { query: { id: id! } }), enabled: id !== null });
 }
 
-/** The unread count of the signed-in user (the badge); nothing for guests. */
-export function useNoticeUnread() {
+const unreadQuery = (what: 'notice' | 'notification', enabled: boolean) => ({
+  queryKey: [what, 'unread'],
+  queryFn: () => api.get<NoticeUnread>(`user/api/${what}/unread`, { silent: true }),
+  enabled,
+  staleTime: 60_000,
+  refetchInterval: 5 * 60_000,
+});
+
+/** Unread notices and notifications of the signed-in user (the badge counts both); nothing for guests. */
+export function useUnread() {
   const token = useAppStore((s) => s.token);
-  return useQuery({
-    queryKey: ['notice', 'unread'],
-    queryFn: () => api.get<NoticeUnread>('user/api/notice/unread', { silent: true }),
-    enabled: Boolean(token),
-    staleTime: 60_000,
-    refetchInterval: 5 * 60_000,
+  const notices = useQuery(unreadQuery('notice', Boolean(token))).data?.unread ?? 0;
+  const notifications = useQuery(unreadQuery('notification', Boolean(token))).data?.unread ?? 0;
+  return { notices, notifications, total: notices + notifications };
+}
+
+/** The caller's notifications, newest first, page by page. */
+export function useNotifications(enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: ['notification', 'list'],
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => api.get<NotificationList>('user/api/notification/list', { query: { page: pageParam, size: PAGE_SIZE } }),
+    getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
+    enabled,
   });
 }
 
 /**
- * Marks one notice read (or all without an id); the badge and the lists follow. A plain call, not
- * useMutation: nothing else uses TanStack's mutations, and that module alone would move out of the
- * shell into a chunk of its own the first screen then preloads (0.6 KB gzip over its budget).
+ * Marks one notice (or notification) read, or all of them without an id; the badge and the lists
+ * follow. A plain call, not useMutation: nothing else uses TanStack's mutations, and that module
+ * alone would move out of the shell into a chunk of its own the first screen then preloads (0.6 KB
+ * gzip over its budget).
  */
-export function useMarkRead() {
+export function useMarkRead(what: 'notice' | 'notification' = 'notice') {
   const client = useQueryClient();
   const [pending, setPending] = useState(false);
   const mark = useCallback(
     async (id?: number) => {
       setPending(true);
       try {
-        const data = await api.post<NoticeUnread>('user/api/notice/read', id === undefined ? {} : { id });
-        client.setQueryData(['notice', 'unread'], data);
-        await client.invalidateQueries({ queryKey: ['notice', 'list'] });
+        const data = await api.post<NoticeUnread>(`user/api/${what}/read`, id === undefined ? {} : { id });
+        client.setQueryData([what, 'unread'], data);
+        await client.invalidateQueries({ queryKey: [what, 'list'] });
       } catch {
-        // The API client has shown the error; the notice stays unread and can be opened again.
+        // The API client has shown the error; the item stays unread and can be opened again.
       } finally {
         setPending(false);
       }
     },
-    [client],
+    [client, what],
   );
   return { mark, pending };
 }
