@@ -8,7 +8,8 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
  * robot.stopped: stopped by its strategy or a seat's expiry (not by the user); robot.error: paused
  * by a venue's refusal; robot.mt5Offline: paused because its MT5 terminal went offline;
  * withdraw.approved | paid | rejected | failed; deposit.credited (chain or card);
- * pack.renewalFailed: an auto-renewal could not be paid; account.frozen: a trading account's seat expired.
+ * pack.renewalFailed: an auto-renewal could not be paid; pack.expiring: a pack without auto-renew
+ * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired.
  */
 export const NOTIFICATION_KINDS = [
   'robot.stopped',
@@ -20,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'withdraw.failed',
   'deposit.credited',
   'pack.renewalFailed',
+  'pack.expiring',
   'account.frozen',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

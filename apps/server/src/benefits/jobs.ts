@@ -1,8 +1,9 @@
-// The benefits' schedule: every minute, packs due are renewed (renewals.ts) and the owners of failed
-// renewals are mailed. A stately queue: one pass at a time, whatever the number of workers.
+// The benefits' schedule: every minute, packs due are renewed (renewals.ts), the owners of failed
+// renewals are mailed, and packs without auto-renew expiring within 3 days are told of (the
+// notification centre). A stately queue: one pass at a time, whatever the number of workers.
 import type { JobContext } from '../platform/jobs';
 import type { OutgoingMail } from '../platform/mail';
-import { notifyFailedRenewals, renewDue } from './renewals';
+import { noticeExpiringPacks, notifyFailedRenewals, renewDue } from './renewals';
 
 export const RENEW_QUEUE = 'benefits-renew';
 
@@ -13,7 +14,8 @@ export function startBenefitJobs(send: (mail: OutgoingMail) => Promise<void>) {
     await boss.work(RENEW_QUEUE, async () => {
       const r = await renewDue(database.db);
       const told = await notifyFailedRenewals(database.db, send);
-      if (r.renewed > 0 || r.failed > 0 || told > 0) log.info({ ...r, told }, 'benefit renewals');
+      const expiring = await noticeExpiringPacks(database.db);
+      if (r.renewed > 0 || r.failed > 0 || told > 0 || expiring > 0) log.info({ ...r, told, expiring }, 'benefit renewals');
     });
     await boss.schedule(RENEW_QUEUE, '* * * * *');
     await boss.send(RENEW_QUEUE, {});

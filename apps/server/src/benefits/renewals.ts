@@ -121,6 +121,28 @@ export async function renewDue(db: Database, options: { batch?: number } = {}): 
   return result;
 }
 
+/** How long before a pack without auto-renew expires its owner is told (issue 31: 3 days). */
+export const EXPIRY_NOTICE_DAYS = 3;
+
+/**
+ * Raises `pack.expiring` for every pack without auto-renew that expires within EXPIRY_NOTICE_DAYS
+ * (the notification centre; once per pack and expiry: the key holds the expiry time, so a pack
+ * bought again tells again). Answers how many were raised now.
+ */
+export async function noticeExpiringPacks(db: Database, now: Date = new Date()): Promise<number> {
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`insert into notifications (user_id, kind, event_key, params, link)
+      select p.user_id, 'pack.expiring', 'expiring:' || p.id || ':' || to_char(p.expires_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS'),
+             jsonb_build_object('purchaseId', p.id, 'item', p.item, 'market', p.market, 'quantity', p.quantity, 'expiresAt', (extract(epoch from p.expires_at) * 1000)::bigint),
+             '/pages/equity/index'
+        from benefit_purchases p
+       where p.expires_at > ${now.toISOString()}::timestamptz and p.expires_at <= ${now.toISOString()}::timestamptz + make_interval(days => ${EXPIRY_NOTICE_DAYS})
+         and not p.auto_renew
+      on conflict (event_key) do nothing returning id::text as id`),
+  );
+  return rows.length;
+}
+
 /**
  * Mails the owner of each failed renewal not told yet, then marks it told: a kill between the two
  * mails it again (at least once, never lost).

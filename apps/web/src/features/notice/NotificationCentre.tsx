@@ -42,7 +42,8 @@ export function NotificationCentre() {
     const p = n.params;
     const robot = p.symbol ? `${String(p.symbol)}` : '';
     const money = (v: unknown) => (typeof v === 'string' ? displayMoney(v) : '');
-    return t(`kind.${n.kind}`, { ...p, robot, amount: money(p.amount), balance: money(p.balance), reason: n.kind.startsWith('robot.') ? reason(p.reason) : (p.reason ?? '') });
+    const date = typeof p.expiresAt === 'number' ? when(p.expiresAt) : '';
+    return t(`kind.${n.kind}`, { ...p, robot, date, amount: money(p.amount), balance: money(p.balance), reason: n.kind.startsWith('robot.') ? reason(p.reason) : (p.reason ?? '') });
   };
   const open = (n: NotificationItem) => {
     if (!n.read) void mark(n.id);
