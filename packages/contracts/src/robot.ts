@@ -50,6 +50,23 @@ const PAGE_SIZE_MAX = 100;
 /** Pause / stop reasons the API itself writes; the runner writes its own keys (+ the venue's message). */
 export const ROBOT_REASON_USER = 'user';
 
+/** A pause or stop reason as stored: `user`, `key: the venue's message`, or plain text. */
+export interface RobotReason {
+  /** Machine key (`user`, `insufficientFunds` …) or null when the reason is plain text. */
+  key: string | null;
+  /** The venue's / runner's message after the key, or the whole plain text. */
+  detail: string | null;
+}
+
+/** `user` → {key:user}; `insufficientFunds: Margin is insufficient` → key + detail; plain text → detail. */
+export function splitReason(reason: string | null | undefined): RobotReason | null {
+  const s = reason?.trim();
+  if (!s) return null;
+  const m = /^([A-Za-z][\w.-]*)(?::\s*([\s\S]*))?$/.exec(s);
+  if (m) return { key: m[1], detail: m[2]?.trim() || null };
+  return { key: null, detail: s };
+}
+
 // ---------------------------------------------------------------- requests
 
 /**

@@ -33,7 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <div className={`shell${showTabBar ? ' has-tabbar' : ''}`} data-layout={isDesktop ? 'desktop' : 'mobile'} data-chrome={chrome}>
       {isDesktop && chrome !== 'bare' ? (
         <Suspense fallback={<header className="topbar" />}>
-          <TopBar showMarket={chrome === 'full'} />
+          <TopBar market={chrome === 'full' ? <MarketSwitcher /> : null} language={<LanguagePicker />} />
         </Suspense>
       ) : null}
       <div className="shell-body">

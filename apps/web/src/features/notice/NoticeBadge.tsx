@@ -2,10 +2,8 @@
 // page), `NoticeCount` for the notice row on Mine. Nothing shows for guests or at zero.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { NOTICE_PATH, useUnread } from './api';
+import { countText, NOTICE_PATH, useUnread } from './api';
 import './notice.css';
-
-const shown = (n: number) => (n > 99 ? '99+' : String(n));
 
 export function NoticeCount() {
   const { t } = useTranslation('notice');
@@ -13,7 +11,7 @@ export function NoticeCount() {
   if (unread === 0) return null;
   return (
     <span className="nt-count" aria-label={t('unreadCount', { count: unread })} data-testid="notice-count">
-      {shown(unread)}
+      {countText(unread)}
     </span>
   );
 }
@@ -31,7 +29,7 @@ export function NoticeBell() {
       </svg>
       {unread > 0 ? (
         <span className="nt-count" data-testid="topbar-notice-count">
-          {shown(unread)}
+          {countText(unread)}
         </span>
       ) : null}
     </Link>

@@ -10,7 +10,7 @@ import { ErrorView } from '../../components/Views';
 import { localeTag } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { useLoadMore } from '../../lib/useLoadMore';
-import { useMarkRead, useNoticeDetail, useNotices, useUnread } from './api';
+import { countText, useMarkRead, useNoticeDetail, useNotices, useUnread } from './api';
 import { NotificationCentre } from './NotificationCentre';
 import '../../components/screens.css';
 import './notice.css';
@@ -29,7 +29,7 @@ export default function NoticePage() {
           {(['notices', 'notifications'] as const).map((v) => (
             <button key={v} type="button" role="tab" className="nt-view" aria-selected={tab === v} onClick={() => show(v)} data-testid={`notice-view-${v}`}>
               {t(`view.${v}`)}
-              {unread[v] > 0 ? <span className="nt-count">{unread[v] > 99 ? '99+' : unread[v]}</span> : null}
+              {unread[v] > 0 ? <span className="nt-count">{countText(unread[v])}</span> : null}
             </button>
           ))}
         </div>
@@ -53,42 +53,40 @@ function Notices({ linked }: { linked: number | null }) {
   const unread = token ? (pages.at(-1)?.unread ?? 0) : 0;
 
   return (
-    <>
-      <section className="card" aria-label={tc('page.notice')}>
-        <div className="nt-head">
-          <div className="nt-tabs" role="group" aria-label={tc('page.notice')}>
-            {[undefined, ...NOTICE_CATEGORIES].map((c) => (
-              <button key={c ?? 'all'} type="button" className="chip" aria-pressed={c === category} onClick={() => setCategory(c)} data-testid={`notice-tab-${c ?? 'all'}`}>
-                {t(c ? `category.${c}` : 'all')}
-              </button>
-            ))}
-          </div>
-          {unread > 0 ? (
-            <button type="button" className="btn btn-ghost" onClick={() => void markRead.mark()} disabled={markRead.pending} data-testid="notice-read-all">
-              {t('readAll', { count: unread })}
+    <section className="card" aria-label={tc('page.notice')}>
+      <div className="nt-head">
+        <div className="nt-tabs" role="group" aria-label={tc('page.notice')}>
+          {[undefined, ...NOTICE_CATEGORIES].map((c) => (
+            <button key={c ?? 'all'} type="button" className="chip" aria-pressed={c === category} onClick={() => setCategory(c)} data-testid={`notice-tab-${c ?? 'all'}`}>
+              {t(c ? `category.${c}` : 'all')}
             </button>
-          ) : null}
-        </div>
-        {notices.isPending ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
-        {notices.isError ? <ErrorView message={tc('common.loadFailed')} onRetry={() => void notices.refetch()} /> : null}
-        {notices.isSuccess && items.length === 0 ? (
-          <p className="bt-sub" data-testid="notice-empty">
-            {t('empty')}
-          </p>
-        ) : null}
-        <ul className="nt-list" data-testid="notice-list" data-unread={unread}>
-          {items.map((n) => (
-            <Notice key={n.id} item={n} open={open === n.id} onToggle={() => setOpen(open === n.id ? null : n.id)} showRead={Boolean(token)} />
           ))}
-        </ul>
-        <div ref={sentinel} />
-        {notices.hasNextPage ? (
-          <button type="button" className="btn btn-ghost btn-block" onClick={() => void notices.fetchNextPage()} disabled={notices.isFetchingNextPage} data-testid="notice-more">
-            {t('more')}
+        </div>
+        {unread > 0 ? (
+          <button type="button" className="btn btn-ghost" onClick={() => void markRead.mark()} disabled={markRead.pending} data-testid="notice-read-all">
+            {t('readAll', { count: unread })}
           </button>
         ) : null}
-      </section>
-    </>
+      </div>
+      {notices.isPending ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
+      {notices.isError ? <ErrorView message={tc('common.loadFailed')} onRetry={() => void notices.refetch()} /> : null}
+      {notices.isSuccess && items.length === 0 ? (
+        <p className="bt-sub" data-testid="notice-empty">
+          {t('empty')}
+        </p>
+      ) : null}
+      <ul className="nt-list" data-testid="notice-list" data-unread={unread}>
+        {items.map((n) => (
+          <Notice key={n.id} item={n} open={open === n.id} onToggle={() => setOpen(open === n.id ? null : n.id)} showRead={Boolean(token)} />
+        ))}
+      </ul>
+      <div ref={sentinel} />
+      {notices.hasNextPage ? (
+        <button type="button" className="btn btn-ghost btn-block" onClick={() => void notices.fetchNextPage()} disabled={notices.isFetchingNextPage} data-testid="notice-more">
+          {t('more')}
+        </button>
+      ) : null}
+    </section>
   );
 }
 

@@ -3,7 +3,7 @@
 // page on a tap (and read from then on); "mark all read".
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { NotificationItem } from '@lq/contracts';
+import { splitReason, type NotificationItem } from '@lq/contracts';
 import { ErrorView } from '../../components/Views';
 import { localeTag } from '../../lib/format';
 import { displayMoney } from '../../lib/money';
@@ -15,20 +15,18 @@ import { useMarkRead, useNotifications } from './api';
 function useReason() {
   const { t } = useTranslation(['notice', 'robot']);
   return (raw: unknown): string => {
-    if (typeof raw !== 'string' || raw === '') return '';
-    const at = raw.indexOf(':');
-    const key = at < 0 ? raw : raw.slice(0, at);
-    const rest = at < 0 ? '' : raw.slice(at + 1).trim();
-    const label = t(`robot:reason.${key}`, { defaultValue: '' });
-    if (!label) return raw;
-    return rest && key !== 'halted' ? `${label} (${rest})` : label;
+    const r = splitReason(typeof raw === 'string' ? raw : null);
+    if (!r) return '';
+    const label = r.key ? t(`robot:reason.${r.key}`, { defaultValue: '' }) : '';
+    if (!label) return String(raw);
+    return r.detail && r.key !== 'halted' ? `${label} (${r.detail})` : label;
   };
 }
 
 export function NotificationCentre() {
   const { t } = useTranslation('notice');
   const { t: tc } = useTranslation();
-  const items = useNotifications(true);
+  const items = useNotifications();
   const { mark, pending } = useMarkRead('notification');
   const sentinel = useLoadMore(items);
   const navigate = useNavigate();

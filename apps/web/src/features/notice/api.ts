@@ -40,13 +40,12 @@ export function useUnread() {
 }
 
 /** The caller's notifications, newest first, page by page. */
-export function useNotifications(enabled: boolean) {
+export function useNotifications() {
   return useInfiniteQuery({
     queryKey: ['notification', 'list'],
     initialPageParam: 1,
     queryFn: ({ pageParam }) => api.get<NotificationList>('user/api/notification/list', { query: { page: pageParam, size: PAGE_SIZE } }),
     getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
-    enabled,
   });
 }
 
@@ -76,3 +75,6 @@ export function useMarkRead(what: 'notice' | 'notification' = 'notice') {
   );
   return { mark, pending };
 }
+
+/** An unread count as a badge shows it. */
+export const countText = (n: number) => (n > 99 ? '99+' : String(n));

@@ -10,21 +10,8 @@ export function actionsOf(status: RobotStatus): RobotAction[] {
   return [];
 }
 
-export interface Reason {
-  /** Machine key (`user`, `insufficientFunds` …) or null when the reason is plain text. */
-  key: string | null;
-  /** The venue's / runner's message after the key, or the whole plain text. */
-  detail: string | null;
-}
-
-/** `user` → {key:user}; `insufficientFunds: Margin is insufficient` → key + detail; plain text → detail. */
-export function splitReason(reason: string | null | undefined): Reason | null {
-  const s = reason?.trim();
-  if (!s) return null;
-  const m = /^([A-Za-z][\w.-]*)(?::\s*([\s\S]*))?$/.exec(s);
-  if (m) return { key: m[1], detail: m[2]?.trim() || null };
-  return { key: null, detail: s };
-}
+// The reason's split is shared with the notification centre: it lives in @lq/contracts.
+export { splitReason, type RobotReason as Reason } from '@lq/contracts';
 
 /** Milliseconds between two ISO times (end: now when absent); undefined when unknown. */
 export function periodMs(fromIso: string | null | undefined, toIso: string | null | undefined, now: number): number | undefined {
