@@ -4,8 +4,12 @@
 // Markdown rendered, the script link and the raw HTML neutralised, no dialog ever opens — and it
 // is read; the badge goes. A Japanese reader gets the English text, said so. The notification
 // centre: a withdrawal the operator rejects is there, in the user's language with the reason, and
-// opens the withdrawal.
-import { expect, type Page, type TestInfo } from '@playwright/test';
+// opens the withdrawal. Telegram: linked from the personal page by its one-time deep link (the
+// update Telegram would post is posted to the webhook here; the bot talks to a stand-in of the Bot
+// API on 127.0.0.1), a kind switched on and kept, the rejected withdrawal delivered to the chat by
+// the delivery job, then unlinked.
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './support/env';
 import { holding } from './support/exclusive';
 import { adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
 
@@ -123,4 +127,77 @@ test('the notification centre tells of a rejected withdrawal and opens it', asyn
   await page.goBack();
   await expect(page.locator('[data-kind="withdraw.rejected"]')).toHaveAttribute('data-read', 'true');
   if (!phone) await expect(page.getByTestId('topbar-notice-count')).toBeHidden();
+});
+
+interface BotCall {
+  method: string;
+  body: { chat_id?: number | string; text?: string };
+}
+const botCalls = async (request: APIRequestContext) => (await (await request.get(`http://127.0.0.1:${TELEGRAM_PORT}/__calls`)).json()) as BotCall[];
+
+test('Telegram: linked from the personal page, a kind switched on, a withdrawal rejected delivered to the chat, unlinked', async ({ page, request }, info) => {
+  const phone = info.project.name === 'phone';
+  const chatId = phone ? 880001 : 880002;
+  const mail = `telegram.${info.project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  adjustWallet(mail, '50', 'balance', `e2e-telegram-${mail}`);
+  await setPayPassword(request, mail, '246810');
+  await login(page, mail);
+  await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'ja-JP' : 'en-US');
+  await page.goto('/#/pages/personal/personal');
+  await page.reload();
+  const settings = page.getByTestId('notification-settings');
+  await expect(page.getByTestId('telegram-state')).toHaveText(phone ? '未連携：チャットを連携するとそこで通知を受け取れます' : 'Not linked: link a chat to receive notifications there');
+  // The always-mailed kinds keep their e-mail switch; Telegram waits for a chat.
+  await expect(settings.locator('[data-kind="account.frozen"] input').first()).toBeChecked();
+  await expect(settings.locator('[data-kind="account.frozen"] input').first()).toBeDisabled();
+  await expect(settings.locator('[data-kind="robot.error"] input').nth(1)).toBeDisabled();
+
+  // "Link Telegram" opens t.me in a new window (unreachable here: closed) and shows the link.
+  const popup = page.waitForEvent('popup');
+  await page.getByTestId('telegram-start').click();
+  await (await popup).close();
+  const href = await page.getByTestId('telegram-open').getAttribute('href');
+  expect(href).toMatch(/^https:\/\/t\.me\/lq_e2e_bot\?start=[\w-]{32}$/);
+  const token = new URL(href!).searchParams.get('start');
+  // What Telegram posts when the user presses Start in the chat.
+  const posted = await request.post('/telegram/webhook', {
+    headers: { 'x-telegram-bot-api-secret-token': TELEGRAM_WEBHOOK_SECRET },
+    data: {
+      update_id: Date.now(),
+      message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private', first_name: 'T' }, from: { id: chatId, is_bot: false, first_name: 'T' }, text: `/start ${token}`, entities: [{ type: 'bot_command', offset: 0, length: 6 }] },
+    },
+  });
+  expect(posted.status()).toBe(200);
+  // The page polls until the bot has linked the chat.
+  await expect(page.getByTestId('telegram-state')).toContainText(phone ? 'から連携中' : 'Linked since');
+  expect((await botCalls(request)).some((c) => c.method === 'sendMessage' && c.body.chat_id === chatId && String(c.body.text).includes(mail))).toBe(true);
+
+  // Robot fills are off until switched on; the choice is kept.
+  const filledTelegram = settings.locator('[data-kind="robot.filled"] input').nth(1);
+  await expect(filledTelegram).not.toBeChecked();
+  await filledTelegram.check();
+  await expect(filledTelegram).toBeEnabled();
+  await page.reload();
+  await expect(settings.locator('[data-kind="robot.filled"] input').nth(1)).toBeChecked();
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+  await shot(page, info, '04-telegram-linked');
+
+  // An event after linking reaches the chat through the delivery job, in the user's language.
+  const headers = await apiLogin(request, mail);
+  const created = (await (
+    await request.post('/user/api/withdraw/create', {
+      headers,
+      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `tg-${Date.now()}` },
+    })
+  ).json()) as Envelope<{ id: number }>;
+  ops('withdraw:reject', String(created.data.id), '--reason', 'address under review');
+  await expect
+    .poll(async () => (await botCalls(request)).filter((c) => c.method === 'sendMessage' && String(c.body.chat_id) === String(chatId)).map((c) => String(c.body.text)).find((t) => t.includes('address under review')) ?? '', { timeout: 20_000 })
+    .toContain(`withdrawDetail?id=${created.data.id}`);
+
+  await page.getByTestId('telegram-unlink').click();
+  await expect(page.getByTestId('telegram-start')).toBeVisible();
+  await expect(settings.locator('[data-kind="robot.filled"] input').nth(1)).toBeDisabled();
 });

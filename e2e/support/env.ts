@@ -18,3 +18,6 @@ export const CHAIN_PORT = Number(process.env.E2E_CHAIN_PORT ?? 18545);
 export const E2E_DEPOSIT_XPUB =
   'xpub6C1oG7tBietrWF2WrQhqBu7gy4XC31GVFhV7A7PvV8dpoc72d39cjpMJrjWggpGnD4EFAFJqF2kzzoHz4it6JkJ41KTDxQoecixiB5jfHYW';
 export const CHAIN_FILE = join(STATE_DIR, 'chain.json');
+/** The Telegram Bot API stand-in (e2e/support/telegram-main.ts) the e2e server's bot talks to, and the bot's webhook secret. */
+export const TELEGRAM_PORT = Number(process.env.E2E_TELEGRAM_PORT ?? 18592);
+export const TELEGRAM_WEBHOOK_SECRET = 'e2e-telegram-webhook-secret';

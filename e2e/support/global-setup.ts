@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAIN_FILE, CHAIN_PORT, DATA_DIR, E2E_DEPOSIT_XPUB, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR } from './env';
+import { CHAIN_FILE, CHAIN_PORT, DATA_DIR, E2E_DEPOSIT_XPUB, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR, TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './env';
 import { writeShiftedTails } from './fake-data';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployTestToken, HOT_KEY, startLocalChain } from '../../apps/server/test/local-chain';
@@ -31,6 +31,13 @@ export default async function globalSetup(): Promise<void> {
   const sink = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/smtp-sink-main.ts'], {
     stdio: ['ignore', sinkLog, sinkLog],
     env: { ...process.env, SMTP_PORT: String(SMTP_PORT), MAILBOX_FILE },
+    detached: false,
+  });
+
+  // The Telegram Bot API stand-in: the server's bot answers /start and sends notifications to it.
+  const telegram = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/telegram-main.ts'], {
+    stdio: ['ignore', sinkLog, sinkLog],
+    env: { ...process.env, TELEGRAM_PORT: String(TELEGRAM_PORT) },
     detached: false,
   });
 
@@ -100,9 +107,15 @@ export default async function globalSetup(): Promise<void> {
       // Withdrawals approved with `npm run ops -- withdraw:approve` are paid by the hot wallet.
       WITHDRAW_PAYOUT: 'hot-wallet',
       HOT_WALLET_KEY: HOT_KEY,
+      // Notifications by Telegram, to the stand-in (the webhook is posted to by the test itself).
+      TELEGRAM_BOT_TOKEN: '424242:e2e-bot-token-abcdefghijklmnopqrstuvwxyz',
+      TELEGRAM_BOT_NAME: 'lq_e2e_bot',
+      TELEGRAM_API_ROOT: `http://127.0.0.1:${TELEGRAM_PORT}`,
+      TELEGRAM_WEBHOOK_SECRET,
     },
   });
-  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid, chain: chain.pid }));
+  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid, chain: chain.pid, telegram: telegram.pid }));
   await waitForHealth(`http://127.0.0.1:${E2E_PORT}/readyz`, 90_000);
   await waitForHealth(`http://127.0.0.1:${FAKE_EXCHANGE_PORT}/fapi/v1/ping`, 30_000);
+  await waitForHealth(`http://127.0.0.1:${TELEGRAM_PORT}/__calls`, 30_000);
 }

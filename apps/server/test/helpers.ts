@@ -20,6 +20,8 @@ export interface ReceivedMail {
 /** A real SMTP server on 127.0.0.1 (random port) collecting what it receives. */
 export class SmtpSink {
   readonly mails: ReceivedMail[] = [];
+  /** Mails still to be refused with a 451 (an outage of the mail service). */
+  refusals = 0;
   private waiters: (() => void)[] = [];
   private constructor(
     private readonly server: SMTPServer,
@@ -36,6 +38,10 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          if (box.sink!.refusals > 0) {
+            box.sink!.refusals--;
+            return callback(Object.assign(new Error('service unavailable, try again later'), { responseCode: 451 }));
+          }
           box.sink!.receive(
             session.envelope.rcptTo.map((r) => r.address),
             Buffer.concat(chunks).toString('utf8'),

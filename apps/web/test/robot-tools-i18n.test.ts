@@ -65,3 +65,16 @@ for (const ns of ['robot', 'tools', 'wallet', 'benefits', 'team', 'notice'] as c
     });
   });
 }
+
+describe('notification texts', () => {
+  it('the centre (notice namespace) and the e-mails and Telegram messages (server catalogs) say the same', async () => {
+    const { MESSAGES, NOTIFICATION_KINDS } = await import('@lq/contracts');
+    for (const locale of LOCALES) {
+      const web = flatten(JSON.parse(readFileSync(join(dir, `notice.${locale}.json`), 'utf8')));
+      const robot = flatten(JSON.parse(readFileSync(join(dir, `robot.${locale}.json`), 'utf8')));
+      const server = MESSAGES[locale] as Record<string, string>;
+      for (const kind of NOTIFICATION_KINDS) expect(String(web[`kind.${kind}`]).replace(/\{\{(\w+)\}\}/g, '{$1}'), `${locale} ${kind}`).toBe(server[`notify.${kind}`]);
+      for (const [key, text] of Object.entries(robot).filter(([k]) => k.startsWith('reason.'))) expect(text, `${locale} ${key}`).toBe(server[`robot.${key}`]);
+    }
+  });
+});

@@ -103,6 +103,9 @@ export const ERRORS = {
   AGREEMENT_VERSION: { code: 'A0383', status: 409 },
   BENEFIT_STATE: { code: 'A0384', status: 409 },
   ACCOUNT_NOT_RELEASABLE: { code: 'A0385', status: 409 },
+  // notifications
+  TELEGRAM_CLOSED: { code: 'A0390', status: 409 },
+  NOTIFY_MAIL_REQUIRED: { code: 'A0391', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

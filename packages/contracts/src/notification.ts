@@ -5,13 +5,15 @@ import { z } from 'zod';
 const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /**
- * robot.stopped: stopped by its strategy or a seat's expiry (not by the user); robot.error: paused
+ * robot.filled: an order of a robot filled (opt-in: raised only for owners who switched a channel
+ * of it on); robot.stopped: stopped by its strategy or a seat's expiry (not by the user); robot.error: paused
  * by a venue's refusal; robot.mt5Offline: paused because its MT5 terminal went offline;
  * withdraw.approved | paid | rejected | failed; deposit.credited (chain or card);
  * pack.renewalFailed: an auto-renewal could not be paid; pack.expiring: a pack without auto-renew
  * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired.
  */
 export const NOTIFICATION_KINDS = [
+  'robot.filled',
   'robot.stopped',
   'robot.error',
   'robot.mt5Offline',
@@ -58,3 +60,48 @@ export type NotificationList = z.infer<typeof notificationList>;
 /** POST user/api/notification/read: one item (`id`) or all. */
 export const notificationReadBody = z.strictObject({ id: idParam.optional() });
 export type NotificationReadBody = z.input<typeof notificationReadBody>;
+
+// ---------------------------------------------------------------- delivery (slice 3)
+
+/** Where a notification is sent besides the centre. */
+export const NOTIFICATION_CHANNELS = ['email', 'telegram'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** Kinds that are off on every channel until the user switches them on. */
+export const OPT_IN_KINDS: readonly NotificationKind[] = ['robot.filled'];
+export const channelDefault = (kind: NotificationKind): boolean => !OPT_IN_KINDS.includes(kind);
+
+/**
+ * Kinds their own area e-mails with the whole story (which account, what to do), whatever the
+ * preferences say: a failed renewal and a frozen account concern the user's money and trading.
+ * Their e-mail switch stays on; Telegram follows the preference.
+ */
+export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = ['pack.renewalFailed', 'account.frozen'];
+
+/** How long a Telegram deep link may be opened, minutes (then a new one is needed). */
+export const TELEGRAM_LINK_MINUTES = 15;
+
+/** GET user/api/notification/prefs: each kind's channels, and whether Telegram can be / is linked. */
+export const notificationPrefs = z.object({
+  prefs: z.array(z.object({ kind: z.enum(NOTIFICATION_KINDS), email: z.boolean(), telegram: z.boolean() })),
+  telegram: z.object({
+    /** The server has a bot configured. */
+    available: z.boolean(),
+    linked: z.boolean(),
+    /** When the chat was linked (ms), if linked. */
+    linkedAt: z.number().nullable(),
+  }),
+});
+export type NotificationPrefs = z.infer<typeof notificationPrefs>;
+
+/** POST user/api/notification/prefs: switches one kind on one channel. */
+export const notificationPrefBody = z.strictObject({
+  kind: z.enum(NOTIFICATION_KINDS, { error: 'validation.invalidOption' }),
+  channel: z.enum(NOTIFICATION_CHANNELS, { error: 'validation.invalidOption' }),
+  enabled: z.boolean({ error: 'validation.invalidType' }),
+});
+export type NotificationPrefBody = z.input<typeof notificationPrefBody>;
+
+/** POST user/api/notification/telegram/link: the deep link that links the chat it is opened in. */
+export const telegramLinkResult = z.object({ url: z.string(), expiresAt: z.number() });
+export type TelegramLinkResult = z.infer<typeof telegramLinkResult>;

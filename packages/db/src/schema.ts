@@ -1220,3 +1220,64 @@ export const notifications = pgTable(
     index('notifications_undelivered_idx').on(t.id).where(sql`${t.deliveredAt} is null`),
   ],
 );
+
+/** A user's choice for one kind of notification on one channel; no row: the kind's default (all on but robot.filled). */
+export const notificationPrefs = pgTable(
+  'notification_prefs',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    /** email | telegram */
+    channel: text('channel').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'notification_prefs_pkey', columns: [t.userId, t.kind, t.channel] })],
+);
+
+/**
+ * The Telegram chat a user receives notifications in. Linking: a one-time token (its SHA-256 kept,
+ * 15 minutes) opened as t.me/<bot>?start=<token>; the bot's /start with it sets chat_id.
+ */
+export const telegramLinks = pgTable(
+  'telegram_links',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id),
+    chatId: text('chat_id'),
+    tokenHash: text('token_hash'),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    linkedAt: timestamp('linked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('telegram_links_token_key').on(t.tokenHash), index('telegram_links_chat_idx').on(t.chatId)],
+);
+
+/**
+ * One notification on one channel: pending (due at next_at; a claim moves next_at past its lease),
+ * sent, failed (attempts used up or refused for good) or skipped (the channel went away).
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    /** E-mail: the mail_outbox row written by the first attempt (a retry re-sends it, never writes another). */
+    mailId: bigint('mail_id', { mode: 'number' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'notification_deliveries_pkey', columns: [t.notificationId, t.channel] }),
+    index('notification_deliveries_due_idx').on(t.nextAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

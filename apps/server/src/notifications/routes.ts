@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, notificationList, notificationListQuery, notificationReadBody, noticeUnread } from '@lq/contracts';
+import { webhookCallback } from 'grammy';
+import { AppError, envelopeOf, notificationList, notificationListQuery, notificationPrefBody, notificationPrefs, notificationReadBody, noticeUnread, telegramLinkResult } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import type { PlatformDeps } from '../platform/deps';
+import { notificationPrefsOf, setNotificationPref } from './prefs';
 import { markNotificationsRead, notificationListOf, unreadNotificationsOf } from './service';
+import { createLinkToken, unlinkUser, type TelegramChannel } from './telegram';
 
 const tags = ['notifications'];
 
 /** The notification centre: `user/api/notification/...` (docs/api.md "Notifications"). */
-export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps): void {
+export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, telegram: TelegramChannel | undefined): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
 
@@ -51,4 +54,71 @@ export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps): vo
     },
     async (req) => ok(req, { unread: await unreadNotificationsOf(deps.db, req.auth!.user.id) }),
   );
+
+  r.get(
+    '/user/api/notification/prefs',
+    {
+      schema: {
+        tags,
+        summary: 'Which channels (e-mail, Telegram) each kind of notification goes to, and whether a Telegram chat can be / is linked',
+        security: bearerAuth,
+        response: { 200: envelopeOf(notificationPrefs), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined)),
+  );
+
+  r.post(
+    '/user/api/notification/prefs',
+    {
+      schema: {
+        tags,
+        summary: 'Switches one kind of notification on or off on one channel (robot.filled is off until switched on; a failed renewal and a frozen account are always e-mailed); answers all preferences',
+        security: bearerAuth,
+        body: notificationPrefBody,
+        response: { 200: envelopeOf(notificationPrefs), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      await setNotificationPref(deps.db, req.auth!.user.id, req.body);
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined));
+    },
+  );
+
+  r.post(
+    '/user/api/notification/telegram/link',
+    {
+      schema: {
+        tags,
+        summary: 'A one-time t.me deep link (15 minutes) that links the Telegram chat it is opened in to the caller; a new one replaces the last',
+        security: bearerAuth,
+        response: { 200: envelopeOf(telegramLinkResult), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      if (!telegram) throw new AppError('TELEGRAM_CLOSED');
+      const { token, expiresAt } = await createLinkToken(deps.db, req.auth!.user.id);
+      return ok(req, { url: `https://t.me/${telegram.botName}?start=${token}`, expiresAt: expiresAt.getTime() });
+    },
+  );
+
+  r.post(
+    '/user/api/notification/telegram/unlink',
+    {
+      schema: { tags, summary: 'Unlinks the caller’s Telegram chat (nothing more is sent there)', security: bearerAuth, response: { 200: envelopeOf(notificationPrefs), ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req) => {
+      await unlinkUser(deps.db, req.auth!.user.id);
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined));
+    },
+  );
+
+  // Telegram's updates (/start <token>, /stop): refused without the secret header set with the webhook.
+  if (telegram) {
+    app.post('/telegram/webhook', { schema: { hide: true } }, webhookCallback(telegram.bot, 'fastify', { secretToken: deps.config.TELEGRAM_WEBHOOK_SECRET }));
+  }
 }

@@ -148,6 +148,20 @@ export const configSchema = z.object({
   TRON_CONFIRMATIONS: positiveInt(20),
   /** TronGrid's API key (header TRON-PRO-API-KEY), if the endpoint needs one. */
   TRON_API_KEY: z.string().trim().optional(),
+  /** The Telegram bot that sends notifications (from @BotFather); never logged nor shown. Unset: no Telegram channel. */
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || /^\d+:[\w-]{20,}$/.test(v), { error: 'must be a bot token from @BotFather, like 123456:ABC… (the value is not shown)' }),
+  /** The bot's username (without @), for the t.me deep links users link their chat with. */
+  TELEGRAM_BOT_NAME: z.string().trim().regex(/^\w{5,32}$/, { error: 'must be the bot username without @' }).optional(),
+  /** The Bot API's address (a local Bot API server, or a stand-in in tests). */
+  TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.telegram.org'),
+  /** The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token with each update of the webhook (set with the webhook at boot when PUBLIC_URL is set). */
+  TELEGRAM_WEBHOOK_SECRET: z.string().trim().regex(/^[\w-]{16,256}$/, { error: 'must be 16 to 256 letters, digits, _ or - (the value is not shown)' }).optional(),
+  /** Seconds between two passes of the notification delivery job. */
+  NOTIFY_POLL_SECONDS: positiveInt(1),
   /**
    * Card deposits: the hosted checkout provider (`simulated`: served by this server, no card is
    * charged and every "payment" credits the wallet; `none`: closed). Unset: `simulated` on the
@@ -199,6 +213,10 @@ function crossCheck(c: z.infer<typeof configSchema>, given: Record<string, strin
     );
   }
   if (c.CARD_DEPOSIT_MIN > c.CARD_DEPOSIT_MAX) problems.push('CARD_DEPOSIT_MIN: is above CARD_DEPOSIT_MAX');
+  if (c.TELEGRAM_BOT_TOKEN) {
+    if (!c.TELEGRAM_BOT_NAME) problems.push('TELEGRAM_BOT_NAME: is required with TELEGRAM_BOT_TOKEN (the deep links name the bot)');
+    if (!c.TELEGRAM_WEBHOOK_SECRET) problems.push('TELEGRAM_WEBHOOK_SECRET: is required with TELEGRAM_BOT_TOKEN (updates without it are refused)');
+  }
   if (c.WITHDRAW_PAYOUT === 'hot-wallet') {
     if (!c.HOT_WALLET_KEY) problems.push('HOT_WALLET_KEY: is required with WITHDRAW_PAYOUT=hot-wallet');
     if (!c.BSC_RPC_URL) problems.push('BSC_RPC_URL: is required with WITHDRAW_PAYOUT=hot-wallet (the hot wallet pays on BSC)');

@@ -52,6 +52,16 @@ export class Mailer {
     }
   }
 
+  /**
+   * Sends a mail the caller already keeps in the outbox (the notification delivery, which retries
+   * the same row): false without SMTP_URL (the mail stays in the outbox); throws when SMTP fails.
+   */
+  async transmit(mail: OutgoingMail): Promise<boolean> {
+    if (!this.transport) return false;
+    await this.transport.sendMail({ from: this.from, ...mail });
+    return true;
+  }
+
   close() {
     this.transport?.close();
   }

@@ -64,6 +64,14 @@ const noticeCount = (
   </Suspense>
 );
 
+// Where notifications go, on the personal page: the notice feature's, loaded with the page.
+const NotificationSettings = lazy(() => import('../features/notice/NotificationSettings'));
+const notificationSettings = (
+  <Suspense fallback={null}>
+    <NotificationSettings />
+  </Suspense>
+);
+
 const mineSettings = (
   <>
     <LanguagePicker variant="row" />
@@ -74,6 +82,7 @@ const mineSettings = (
 /** Pages that take props from the route (or settings); every other page renders bare from PRELOADS. */
 const WITH_PROPS: Partial<Record<PageKind, (route: RouteDef) => ReactNode>> = {
   mine: () => <Mine settings={mineSettings} noticeCount={noticeCount} />,
+  personal: () => <Personal notifications={notificationSettings} />,
   privacy: () => <Agreement doc="privacy" />,
   license: () => <Agreement doc="license" />,
   autoSubscribe: () => <Agreement doc="autoSubscribe" />,

@@ -2,6 +2,8 @@ import type { Locale } from '../locales';
 import { DEFAULT_LOCALE } from '../locales';
 import { WITHDRAW_STATES } from '../withdraw';
 import { AGREEMENTS } from '../benefits';
+import { formatMoney } from '../money';
+import { splitReason } from '../robot';
 import { enUS, type MessageKey, type Messages } from './en-US';
 import { formatMessage } from './format';
 import { fieldLabel } from './fields';
@@ -60,4 +62,45 @@ export function translate(
   if (typeof named.agreement === 'string') named.agreement = translate(locale, `agreement.${named.agreement}`);
   if (typeof named.options === 'string') named.options = named.options.split(', ').map((o) => (isAgreementName(o) ? translate(locale, `agreement.${o}`) : o)).join(', ');
   return formatMessage(template, named);
+}
+
+/** A BCP 47 tag of our locale for Intl (in_ID is id-ID), Gregorian calendar. */
+const intlTag = (locale: Locale): string => `${locale === 'in_ID' ? 'id-ID' : locale}-u-ca-gregory`;
+
+/** Lightning for reading: micro-units as stored, at least 2 decimals and no trailing zeros beyond. */
+function moneyForReading(v: string | number | null | undefined): string {
+  if (v === null || v === undefined || !/^-?\d+$/.test(String(v))) return v === null || v === undefined ? '' : String(v);
+  return formatMoney(BigInt(v)).replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
+/**
+ * A notification's one-line text in `locale`, as the app's centre words it (the notice namespace
+ * holds the same texts): amounts from micro-units, dates in UTC, a robot's reason by its key's
+ * label with the venue's message kept.
+ */
+export function notificationText(locale: Locale, kind: string, params: Record<string, string | number | null>): string {
+  const reason = (): string => {
+    const raw = params.reason;
+    if (!kind.startsWith('robot.')) return raw === null || raw === undefined ? '' : String(raw);
+    const r = splitReason(typeof raw === 'string' ? raw : null);
+    if (!r) return '';
+    const key = `robot.reason.${r.key ?? ''}`;
+    if (!r.key || !isMessageKey(key)) return String(raw);
+    const label = translate(locale, key);
+    return r.detail && r.key !== 'halted' ? `${label} (${r.detail})` : label;
+  };
+  const date =
+    typeof params.expiresAt === 'number'
+      ? `${new Intl.DateTimeFormat(intlTag(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(params.expiresAt)} UTC`
+      : '';
+  const named: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== null) named[k] = v;
+  return formatMessage(translate(locale, `notify.${kind}`), {
+    ...named,
+    robot: params.symbol ? String(params.symbol) : '',
+    amount: moneyForReading(params.amount),
+    balance: moneyForReading(params.balance),
+    reason: reason(),
+    date,
+  });
 }

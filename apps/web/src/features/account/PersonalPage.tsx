@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -59,7 +59,8 @@ function NicknameEditor({ user }: { user: UserInfo }) {
   );
 }
 
-export default function PersonalPage() {
+/** `notifications`: where notifications go (the notice feature's settings, composed by app/). */
+export default function PersonalPage({ notifications }: { notifications?: ReactNode }) {
   const { t } = useTranslation();
   const { user } = useUserInfo();
   if (!user) return <GuestPrompt />;
@@ -76,6 +77,7 @@ export default function PersonalPage() {
         </li>
       </ul>
       <NicknameEditor key={user.nickname ?? ''} user={user} />
+      {notifications}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // Calls of the notice screens (packages/contracts/src/notice.ts; docs/api.md "Notices") and their hooks.
 import { useCallback, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NoticeCategory, NoticeDetail, NoticeList, NoticeUnread, NotificationList } from '@lq/contracts';
+import type { NoticeCategory, NoticeDetail, NoticeList, NoticeUnread, NotificationList, NotificationPrefs } from '@lq/contracts';
 import { api } from '../../lib/session';
 import { useAppStore } from '../../lib/store';
 
@@ -78,3 +78,12 @@ export function useMarkRead(what: 'notice' | 'notification' = 'notice') {
 
 /** An unread count as a badge shows it. */
 export const countText = (n: number) => (n > 99 ? '99+' : String(n));
+
+/** Which channels each kind goes to, and the Telegram link; polled while a link waits to be opened. */
+export function useNotificationPrefs(waitingForLink: boolean) {
+  return useQuery({
+    queryKey: ['notification', 'prefs'],
+    queryFn: () => api.get<NotificationPrefs>('user/api/notification/prefs'),
+    refetchInterval: waitingForLink ? 3_000 : false,
+  });
+}

@@ -1,0 +1,192 @@
+// Delivering notifications by e-mail and Telegram. A pass of the delivery job (jobs.ts):
+//  1. expand: notifications not yet handed on (delivered_at null) get one delivery row per channel
+//     the user wants (preferences, else the kind's default; Telegram only to a linked chat), and
+//     delivered_at is set, in one statement;
+//  2. send: due pending rows are claimed by moving next_at past a lease (a process killed while
+//     sending leaves them to be claimed again when it runs out), sent, and closed — sent, or
+//     retried with a doubling backoff, or failed for good after MAX_ATTEMPTS or a refusal.
+// E-mail: the first attempt writes the mail_outbox row and keeps its id, so the outbox holds each
+// event once however many times SMTP is retried. Telegram: 403 (bot blocked) unlinks the chat.
+import { ALWAYS_MAILED_KINDS, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
+import { rowsOf, sql, type Database } from '@lq/db';
+import type { Mailer } from '../platform/mail';
+import { withoutUrlSecrets } from '../platform/urls';
+import { classifyTelegramError, unlinkChat, type SendFailure, type TelegramChannel } from './telegram';
+
+/** Attempts before a delivery is given up (the backoff reaches an hour by then). */
+export const MAX_ATTEMPTS = 8;
+/** How long a claimed delivery is left to its sender before another pass may claim it again. */
+const LEASE_SECONDS = 120;
+/** Deliveries sent at once (SMTP connections, Bot API requests). */
+const PARALLEL = 8;
+
+export interface DeliveryChannels {
+  mailer: Mailer;
+  telegram: TelegramChannel | undefined;
+  /** The origin of the app the texts link to. */
+  publicUrl: string;
+}
+
+export interface DeliveryOptions {
+  /** Seconds before the first retry; each further one doubles it (up to an hour). Tests pass 0. */
+  retryBaseSeconds?: number;
+  /** Deliveries claimed per pass. */
+  batch?: number;
+}
+
+type Runner = Pick<Database, 'execute'>;
+
+/** Seconds before attempt `attempts + 1` after `attempts` failed ones. */
+export const retryDelaySeconds = (base: number, attempts: number) => Math.min(3600, base * 2 ** Math.max(0, attempts - 1));
+
+const kindList = (kinds: readonly string[]) => sql.join(kinds.map((k) => sql`${k}`), sql`, `);
+
+/** Step 1: hands undelivered notifications to their channels; answers how many it handed on. */
+export async function expandNotifications(db: Runner, limit = 2000): Promise<number> {
+  const channels = sql.join(NOTIFICATION_CHANNELS.map((c) => sql`(${c})`), sql`, `);
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`with picked as (
+        select id, user_id, kind from notifications where delivered_at is null order by id limit ${limit} for update skip locked
+      ), wanted as (
+        select p.id, c.channel from picked p
+        cross join (values ${channels}) as c(channel)
+        left join notification_prefs np on np.user_id = p.user_id and np.kind = p.kind and np.channel = c.channel
+        where (case when c.channel = 'email' and p.kind in (${kindList(ALWAYS_MAILED_KINDS)}) then false
+                    else coalesce(np.enabled, p.kind not in (${kindList(OPT_IN_KINDS)})) end)
+          and (c.channel <> 'telegram' or exists (select 1 from telegram_links t where t.user_id = p.user_id and t.chat_id is not null))
+      ), handed as (
+        insert into notification_deliveries (notification_id, channel) select id, channel from wanted on conflict do nothing
+      )
+      update notifications n set delivered_at = now() from picked where n.id = picked.id returning n.id::text as id`),
+  );
+  return rows.length;
+}
+
+interface Claimed {
+  notification_id: string;
+  channel: NotificationChannel;
+  attempts: number;
+  mail_id: string | null;
+  kind: string;
+  params: Record<string, string | number | null>;
+  link: string | null;
+  mail: string;
+  locale: string;
+  chat_id: string | null;
+}
+
+async function claimDue(db: Runner, limit: number): Promise<Claimed[]> {
+  return rowsOf<Claimed>(
+    await db.execute(sql`with due as (
+        select notification_id, channel from notification_deliveries
+        where status = 'pending' and next_at <= now() order by next_at limit ${limit} for update skip locked
+      ), claimed as (
+        update notification_deliveries d set next_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
+        from due where d.notification_id = due.notification_id and d.channel = due.channel
+        returning d.notification_id, d.channel, d.attempts, d.mail_id
+      )
+      select c.notification_id::text as notification_id, c.channel, c.attempts, c.mail_id::text as mail_id,
+        n.kind, n.params, n.link, u.mail, u.locale, t.chat_id
+      from claimed c join notifications n on n.id = c.notification_id join users u on u.id = n.user_id
+      left join telegram_links t on t.user_id = n.user_id`),
+  );
+}
+
+/** The notification's text in the user's language, with the link to its page. */
+function render(d: Claimed, publicUrl: string) {
+  const locale = resolveLocale(d.locale);
+  const text = notificationText(locale, d.kind, d.params);
+  const url = `${publicUrl}/#${d.link ?? '/pages/notice/notice?tab=notifications'}`;
+  return { locale, text, open: translate(locale, 'notify.open', { url }) };
+}
+
+async function markSent(db: Runner, d: Claimed) {
+  await db.execute(sql`update notification_deliveries set status = 'sent', sent_at = now(), last_error = null
+    where notification_id = ${d.notification_id} and channel = ${d.channel}`);
+}
+
+async function markFailure(db: Runner, d: Claimed, failure: SendFailure, base: number) {
+  const error = withoutUrlSecrets(failure.error);
+  if (!failure.retry || d.attempts >= MAX_ATTEMPTS) {
+    const status = !failure.retry && failure.unlink ? 'skipped' : 'failed';
+    await db.execute(sql`update notification_deliveries set status = ${status}, last_error = ${error}
+      where notification_id = ${d.notification_id} and channel = ${d.channel}`);
+    return status;
+  }
+  const delay = Math.max(failure.afterSeconds ?? 0, retryDelaySeconds(base, d.attempts));
+  await db.execute(sql`update notification_deliveries set next_at = now() + make_interval(secs => ${delay}), last_error = ${error}
+    where notification_id = ${d.notification_id} and channel = ${d.channel}`);
+  return 'retry';
+}
+
+async function sendMail(db: Database, channels: DeliveryChannels, d: Claimed): Promise<void> {
+  const { locale, text, open } = render(d, channels.publicUrl);
+  const settings = `${channels.publicUrl}/#/pages/personal/personal`;
+  const mail = {
+    to: d.mail,
+    subject: `Lightning Quant: ${text.length > 110 ? `${text.slice(0, 109)}…` : text}`,
+    text: `${text}\n\n${open}\n\n-- \n${translate(locale, 'notify.footer', { url: settings })}`,
+  };
+  let mailId = d.mail_id;
+  if (mailId === null) {
+    // The outbox row and the delivery's hold on it in one statement (no transaction block: on the
+    // embedded database an operator command may hold one through the socket): a retry re-sends it.
+    const [row] = rowsOf<{ id: string }>(
+      await db.execute(sql`with m as (insert into mail_outbox ("to", subject, text) values (${mail.to}, ${mail.subject}, ${mail.text}) returning id)
+        update notification_deliveries set mail_id = (select id from m) where notification_id = ${d.notification_id} and channel = 'email' returning mail_id::text as id`),
+    );
+    mailId = row.id;
+  }
+  try {
+    if (await channels.mailer.transmit(mail)) await db.execute(sql`update mail_outbox set sent_at = now(), error = null where id = ${mailId}`);
+  } catch (err) {
+    await db.execute(sql`update mail_outbox set error = ${withoutUrlSecrets(String((err as Error).message)).slice(0, 500)} where id = ${mailId}`);
+    throw err;
+  }
+}
+
+export interface DeliveryPass {
+  handed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  skipped: number;
+}
+
+/** One pass: expand, then send what is due, PARALLEL at a time. */
+export async function deliverNotifications(db: Database, channels: DeliveryChannels, options: DeliveryOptions = {}): Promise<DeliveryPass> {
+  const base = options.retryBaseSeconds ?? 30;
+  const result: DeliveryPass = { handed: await expandNotifications(db), sent: 0, retried: 0, failed: 0, skipped: 0 };
+  const due = await claimDue(db, options.batch ?? 500);
+  const sendOne = async (d: Claimed) => {
+    try {
+      if (d.channel === 'email') await sendMail(db, channels, d);
+      else {
+        // Unlinked (or the bot removed from config) since it was handed on: nothing to send to.
+        if (!channels.telegram || d.chat_id === null) {
+          result.skipped++;
+          await markFailure(db, d, { retry: false, unlink: true, error: channels.telegram ? 'chat unlinked' : 'Telegram not configured' }, base);
+          return;
+        }
+        const { text, open } = render(d, channels.publicUrl);
+        try {
+          await channels.telegram.send(d.chat_id, `${text}\n${open}`);
+        } catch (err) {
+          const failure = classifyTelegramError(err);
+          if (!failure.retry && failure.unlink) await unlinkChat(db, d.chat_id);
+          throw Object.assign(new Error(failure.error), { failure });
+        }
+      }
+      await markSent(db, d);
+      result.sent++;
+    } catch (err) {
+      const failure: SendFailure = (err as { failure?: SendFailure }).failure ?? { retry: true, error: String((err as Error)?.message ?? err) };
+      const outcome = await markFailure(db, d, failure, base);
+      if (outcome === 'retry') result.retried++;
+      else if (outcome === 'skipped') result.skipped++;
+      else result.failed++;
+    }
+  };
+  for (let i = 0; i < due.length; i += PARALLEL) await Promise.all(due.slice(i, i + PARALLEL).map(sendOne));
+  return result;
+}

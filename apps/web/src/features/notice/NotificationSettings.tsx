@@ -1,0 +1,144 @@
+// Where notifications go (on the personal page): the Telegram chat, linked by a one-time deep link
+// opened in Telegram (the page polls until the bot has linked it) and unlinked any time, and a
+// switch per kind and channel. Robot fills are off until switched on; a failed renewal and a frozen
+// account are always e-mailed.
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ALWAYS_MAILED_KINDS, type NotificationChannel, type NotificationKind, type NotificationPrefs, type TelegramLinkResult } from '@lq/contracts';
+import { Button } from '../../components/Button';
+import { ErrorView, Spinner } from '../../components/Views';
+import { localeTag } from '../../lib/format';
+import { api } from '../../lib/session';
+import { useAppStore } from '../../lib/store';
+import { useNotificationPrefs } from './api';
+import './notice.css';
+
+export default function NotificationSettings() {
+  const { t } = useTranslation('notice');
+  const { t: tc } = useTranslation();
+  const locale = useAppStore((s) => s.locale);
+  const client = useQueryClient();
+  const [link, setLink] = useState<TelegramLinkResult | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const waiting = link !== null;
+  // A link not opened in time stops the polling; the button then makes a new one.
+  useEffect(() => {
+    if (!link) return;
+    const timer = setTimeout(() => setLink(null), Math.max(0, link.expiresAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [link]);
+  const prefs = useNotificationPrefs(waiting);
+  const data = prefs.data;
+  const linked = data?.telegram.linked ?? false;
+  if (waiting && linked) setLink(null);
+
+  const call = async (what: string, run: () => Promise<NotificationPrefs | void>) => {
+    setBusy(what);
+    try {
+      const next = await run();
+      if (next) client.setQueryData(['notification', 'prefs'], next);
+    } catch {
+      // The API client has shown the error; the switches show what the server keeps.
+    } finally {
+      setBusy(null);
+    }
+  };
+  const startLink = () =>
+    call('link', async () => {
+      const made = await api.post<TelegramLinkResult>('user/api/notification/telegram/link', {});
+      setLink(made);
+      window.open(made.url, '_blank', 'noopener,noreferrer');
+    });
+  const unlink = () => call('unlink', () => api.post<NotificationPrefs>('user/api/notification/telegram/unlink', {}));
+  const toggle = (kind: NotificationKind, channel: NotificationChannel, enabled: boolean) => {
+    // Shown switched at once; the server's answer (or, on an error, a fresh read) settles it.
+    client.setQueryData<NotificationPrefs>(['notification', 'prefs'], (old) => old && { ...old, prefs: old.prefs.map((p) => (p.kind === kind ? { ...p, [channel]: enabled } : p)) });
+    return call(`${kind}/${channel}`, async () => {
+      try {
+        return await api.post<NotificationPrefs>('user/api/notification/prefs', { kind, channel, enabled });
+      } catch (err) {
+        void prefs.refetch();
+        throw err;
+      }
+    });
+  };
+
+  if (prefs.isError) return <ErrorView message={tc('common.loadFailed')} onRetry={() => void prefs.refetch()} />;
+  if (!data) return <Spinner label={tc('common.loading')} />;
+  const since = data.telegram.linkedAt ? new Intl.DateTimeFormat(localeTag(locale), { dateStyle: 'medium' }).format(data.telegram.linkedAt) : '';
+
+  return (
+    <section className="card stack" aria-labelledby="ns-title" data-testid="notification-settings">
+      <h2 id="ns-title" className="ns-title">{t('settings.title')}</h2>
+      <div className="ns-telegram" data-testid="telegram-link">
+        <div className="ns-telegram-text">
+          <strong>Telegram</strong>
+          <span className="nt-meta" data-testid="telegram-state">
+            {!data.telegram.available ? t('settings.telegramClosed') : linked ? t('settings.linkedSince', { date: since }) : waiting ? t('settings.waiting') : t('settings.notLinked')}
+          </span>
+          {waiting ? (
+            <a href={link.url} target="_blank" rel="noopener noreferrer" className="ns-open" data-testid="telegram-open">
+              {t('settings.openTelegram')}
+            </a>
+          ) : null}
+        </div>
+        {data.telegram.available ? (
+          linked ? (
+            <Button variant="ghost" busy={busy === 'unlink'} onClick={() => void unlink()} data-testid="telegram-unlink">
+              {t('settings.unlink')}
+            </Button>
+          ) : (
+            <Button busy={busy === 'link'} onClick={() => void startLink()} data-testid="telegram-start">
+              {waiting ? t('settings.newLink') : t('settings.link')}
+            </Button>
+          )
+        ) : null}
+      </div>
+      <table className="ns-table" data-testid="notification-prefs">
+        <thead>
+          <tr>
+            <th scope="col">{t('settings.event')}</th>
+            <th scope="col">{t('settings.email')}</th>
+            <th scope="col">Telegram</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.prefs.map((p) => {
+            const always = ALWAYS_MAILED_KINDS.includes(p.kind);
+            return (
+              <tr key={p.kind} data-kind={p.kind}>
+                <th scope="row">
+                  {t(`settings.kind.${p.kind}`)}
+                  {always ? <span className="nt-meta ns-note">{t('settings.alwaysMailed')}</span> : null}
+                </th>
+                <td>
+                  <label className="ns-cell">
+                    <input
+                    type="checkbox"
+                    aria-label={`${t(`settings.kind.${p.kind}`)}: ${t('settings.email')}`}
+                    checked={p.email}
+                    disabled={always || busy !== null}
+                    onChange={(e) => void toggle(p.kind, 'email', e.target.checked)}
+                  />
+                  </label>
+                </td>
+                <td>
+                  <label className="ns-cell">
+                    <input
+                    type="checkbox"
+                    aria-label={`${t(`settings.kind.${p.kind}`)}: Telegram`}
+                    checked={linked && p.telegram}
+                    disabled={!linked || busy !== null}
+                    onChange={(e) => void toggle(p.kind, 'telegram', e.target.checked)}
+                  />
+                  </label>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
