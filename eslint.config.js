@@ -73,7 +73,7 @@ export default tseslint.config(
       // The typecheck's programs (scripts/typecheck.mjs), not one per workspace: the sources the Node
       // workspaces share are parsed and typed once (a file goes to the first program holding it).
       parserOptions: {
-        project: ['apps/web/tsconfig.json', 'packages/engine/tsconfig.json', 'tsconfig.node.json', 'tsconfig.json'],
+        project: ['apps/web/tsconfig.json', 'apps/web/sw/tsconfig.json', 'packages/engine/tsconfig.json', 'tsconfig.node.json', 'tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -38,6 +38,9 @@ export default defineConfig({
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions,
+    // The app's service worker would serve the app from its cache and take requests out of the
+    // page's sight (page.route, response events): only e2e/pwa.spec.ts lets it run.
+    serviceWorkers: 'block',
   },
   projects: [
     { name: 'phone', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },

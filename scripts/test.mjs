@@ -1,4 +1,4 @@
-// `npm test`: the whole suite. Makes sure Debian's Chromium (its headless shell) is there for the browser tests, then
+// `npm test`: the whole suite. Makes sure Debian's Chromium (its headless shell, and the full browser for the push test) is there for the browser tests, then
 // runs typecheck, lint, unit + integration tests on PGlite, builds the web app and runs the
 // Playwright end-to-end tests, in two phases (below); each job's and lane's time is printed at the end.
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
@@ -7,6 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+// The full browser, for e2e/push.spec.ts only: the headless shell has no notifications.
+const CHROMIUM_FULL = process.env.CHROMIUM_FULL_PATH ?? '/usr/bin/chromium';
 
 function run(label, cmd, args, env = {}) {
   const started = Date.now();
@@ -21,18 +23,18 @@ function run(label, cmd, args, env = {}) {
 }
 
 function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+  if (existsSync(CHROMIUM) && existsSync(CHROMIUM_FULL)) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
     console.error(
-      `[test] Chromium is missing at ${CHROMIUM}. Install Debian's package first:\n` +
-        '  sudo apt-get update && sudo apt-get install -y chromium-headless-shell\n' +
-        '(or set CHROMIUM_PATH to a Chromium binary)',
+      `[test] Chromium is missing at ${CHROMIUM} or ${CHROMIUM_FULL}. Install Debian's packages first:\n` +
+        '  sudo apt-get update && sudo apt-get install -y chromium-headless-shell chromium\n' +
+        '(or set CHROMIUM_PATH / CHROMIUM_FULL_PATH to Chromium binaries)',
     );
     process.exit(1);
   }
   run('install chromium', 'apt-get', ['update', '-qq']);
-  run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium-headless-shell'], {
+  run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium-headless-shell', 'chromium'], {
     DEBIAN_FRONTEND: 'noninteractive',
   });
 }

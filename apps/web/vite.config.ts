@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes `.br` and `.gz` next to every text asset so a static server can send them as they are
@@ -57,8 +58,45 @@ function inlineCss(): Plugin {
 // The API is served by the same origin in production; in development vite proxies it.
 const api = 'http://127.0.0.1:8080';
 
+/**
+ * The installable app: the manifest, and the service worker built from sw/sw.ts with the list of
+ * the build's files to precache (the whole app, so it opens offline; fetched after the page has
+ * loaded, see src/pwa/). Registered by the app itself, which asks before taking a new version.
+ */
+const pwa = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'sw',
+  filename: 'sw.ts',
+  registerType: 'prompt',
+  injectRegister: false,
+  manifestFilename: 'manifest.webmanifest',
+  includeAssets: ['favicon.svg'],
+  manifest: {
+    id: '/',
+    name: 'Lightning Quant',
+    short_name: 'Lightning Quant',
+    description: 'AI-assisted backtests and trading robots for forex and crypto',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    background_color: '#0B0E11',
+    // Forex's accent; the page sets theme-color to the chosen market's (src/pwa/theme.ts).
+    theme_color: '#14B8A6',
+    icons: [
+      { src: '/icons/app-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/app-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/app-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  injectManifest: {
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    maximumFileSizeToCacheInBytes: 3_000_000,
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), inlineCss(), precompress()],
+  plugins: [react(), inlineCss(), precompress(), pwa],
   base: '/',
   build: {
     outDir: 'dist',
@@ -85,6 +123,8 @@ export default defineConfig({
             { name: 'zod', test: /node_modules[\\/](zod|@hookform)[\\/]/ },
             { name: 'forms', test: /node_modules[\\/]react-hook-form[\\/]/ },
             { name: 'charts', test: /node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]/ },
+            // The installable app's registration, offline view and update prompt (after the page).
+            { name: 'pwa', test: /([\\/]src[\\/]pwa[\\/]|node_modules[\\/]workbox-window[\\/])/ },
           ],
         },
       },

@@ -3,7 +3,8 @@
 // which the specs that bind the key reset and seed; the local chain, whose blocks a deposit or a
 // payout test mines to confirm what it sent (blocks mined by the other worker would confirm it
 // early and skip the "confirming" step it checks); the published notices, which every signed-in
-// user registered before them counts as unread (a badge that must read 1). A spec that uses one takes `test` from
+// user registered before them counts as unread (a badge that must read 1); the built service worker, which the
+// update test changes on disk for a moment. A spec that uses one takes `test` from
 // `holding(name)`, and each of its tests holds that resource: a lock directory in the e2e state
 // folder, released when the test's fixtures are torn down (after its afterEach hooks).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { STATE_DIR } from './env';
 
-export type SharedResource = 'fake-account' | 'local-chain' | 'notices';
+export type SharedResource = 'fake-account' | 'local-chain' | 'notices' | 'service-worker';
 
 function ownerAlive(ownerFile: string): boolean {
   try {

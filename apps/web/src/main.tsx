@@ -23,3 +23,11 @@ startTransition(() =>
     </StrictMode>,
   ),
 );
+
+// The installable app (service worker, offline view, update prompt) loads after the page: never
+// part of the first screen.
+if (import.meta.env.PROD) {
+  const startPwa = () => void import('./pwa').then((m) => m.startPwa());
+  if (document.readyState === 'complete') startPwa();
+  else window.addEventListener('load', startPwa, { once: true });
+}

@@ -1,4 +1,4 @@
-// The `robot`, `tools`, `wallet` and `benefits` namespaces: every locale has every key (non-empty, same placeholders),
+// The `robot`, `tools`, `wallet`, `benefits`, `team`, and `notice` namespaces (the installable app's texts are notice's `pwa.*`): every locale has every key (non-empty, same placeholders),
 // other locales are translations, and every static key the screens use exists.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
