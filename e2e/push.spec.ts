@@ -1,6 +1,8 @@
 // Push messages on a phone and a desktop: one delivered to the app's service worker through the
 // DevTools protocol (ServiceWorker.deliverPushMessage) shows a notification that opens its robot;
-// a link that is not one of the app's pages opens the notification centre instead.
+// a link that is not one of the app's pages opens the notification centre instead. End to end:
+// push turned on from the personal page, an event pushed by the server's delivery job to the push
+// service stand-in (VAPID checked, payload decrypted), handed to the worker, shown, turned off.
 //
 // Not here: a real `pushManager.subscribe` needs the browser vendor's push service, which this
 // machine cannot reach, and a headless browser has no notification to tap — the notification's
@@ -8,7 +10,9 @@
 // chromium-headless-shell has no notifications (permission always denied): this file runs in
 // Debian's full Chromium, headless.
 import { expect, test } from '@playwright/test';
+import { PUSH_PORT } from './support/env';
 import { controlled } from './support/service-worker';
+import { adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
 
 test.use({
   serviceWorkers: 'allow',
@@ -41,4 +45,75 @@ test('a push message shows a notification that opens its robot', async ({ page, 
   await expect
     .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications({ tag: 'n-2' })).map((n) => n.data as unknown)))
     .toEqual([{ url: '/#/pages/notice/notice?tab=notifications' }]);
+});
+
+test('push turned on from the personal page; a rejected withdrawal reaches the device and its notification opens the withdrawal', async ({ page, context, request }) => {
+  const device = (await (await request.get(`http://127.0.0.1:${PUSH_PORT}/__device`)).json()) as { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
+  // A real pushManager.subscribe needs the browser vendor's push service, out of reach here: the
+  // browser's PushManager answers with a subscription on the stand-in push service on 127.0.0.1.
+  await page.addInitScript((d) => {
+    const sub = {
+      endpoint: d.endpoint,
+      expirationTime: null,
+      toJSON: () => ({ endpoint: d.endpoint, expirationTime: null, keys: d.keys }),
+      unsubscribe: () => (localStorage.removeItem('e2e-push'), Promise.resolve(true)),
+    };
+    PushManager.prototype.getSubscription = () => Promise.resolve((localStorage.getItem('e2e-push') ? sub : null) as unknown as PushSubscription);
+    PushManager.prototype.subscribe = () => (localStorage.setItem('e2e-push', '1'), Promise.resolve(sub as unknown as PushSubscription));
+  }, device);
+  await context.grantPermissions(['notifications']);
+  const phone = test.info().project.name === 'phone';
+  const mail = `push.${test.info().project.name}.${Date.now()}@example.com`;
+  await register(request, mail);
+  adjustWallet(mail, '50', 'balance', `e2e-push-${mail}`);
+  await setPayPassword(request, mail, '246810');
+  await login(page, mail);
+  await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'th-TH' : 'en-US');
+  await page.goto('/#/pages/personal/personal');
+  await controlled(page);
+  await expect(page.getByTestId('push-device')).toHaveAttribute('data-state', 'off');
+  await page.getByTestId('push-on').click();
+  await expect(page.getByTestId('push-device')).toHaveAttribute('data-state', 'on');
+  await expect(page.getByTestId('push-state')).toHaveText(phone ? 'เปิดบนอุปกรณ์นี้ (ทั้งหมด 1 เครื่อง)' : 'On for this device (1 in all)');
+  await expect(page.locator('[data-kind="withdraw.rejected"] input').nth(2)).toBeChecked();
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  expect(scroll).toBeLessThanOrEqual(width);
+  await page.screenshot({ path: `e2e/artifacts/screens/${test.info().project.name}/push-settings.png`, fullPage: true });
+
+  const headers = await apiLogin(request, mail);
+  const created = (await (
+    await request.post('/user/api/withdraw/create', {
+      headers,
+      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `push-${Date.now()}` },
+    })
+  ).json()) as Envelope<{ id: number }>;
+  ops('withdraw:reject', String(created.data.id), '--reason', 'address under review');
+  // The delivery job pushes to the device; the stand-in checked the VAPID JWT and decrypted it.
+  let payload: Record<string, unknown> | undefined;
+  await expect
+    .poll(async () => {
+      const { received } = (await (await request.get(`http://127.0.0.1:${PUSH_PORT}/__pushes`)).json()) as { received: { device: string; payload: Record<string, unknown> }[] };
+      payload = received.find((r) => r.device === device.id)?.payload;
+      return payload?.link;
+    }, { timeout: 20_000 })
+    .toBe(`/pages/withdraw/withdrawDetail?id=${created.data.id}`);
+  expect(String(payload!.body)).toContain('address under review');
+
+  // What the push service would hand the browser: delivered to the worker, shown, opening the withdrawal.
+  const cdp = await context.newCDPSession(page);
+  const registrations = new Promise<{ registrationId: string }[]>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string }[] }) => {
+      if (e.registrations.length > 0) resolve(e.registrations);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const [registration] = await registrations;
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(page.url()).origin, registrationId: registration.registrationId, data: JSON.stringify(payload) });
+  await expect
+    .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ body: n.body, data: n.data as unknown }))))
+    .toEqual([{ body: payload!.body, data: { url: `/#/pages/withdraw/withdrawDetail?id=${created.data.id}` } }]);
+
+  await page.getByTestId('push-off').click();
+  await expect(page.getByTestId('push-device')).toHaveAttribute('data-state', 'off');
+  await expect(page.locator('[data-kind="withdraw.rejected"] input').nth(2)).toBeDisabled();
 });

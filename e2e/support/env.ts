@@ -21,3 +21,5 @@ export const CHAIN_FILE = join(STATE_DIR, 'chain.json');
 /** The Telegram Bot API stand-in (e2e/support/telegram-main.ts) the e2e server's bot talks to, and the bot's webhook secret. */
 export const TELEGRAM_PORT = Number(process.env.E2E_TELEGRAM_PORT ?? 18592);
 export const TELEGRAM_WEBHOOK_SECRET = 'e2e-telegram-webhook-secret';
+/** The push service stand-in (same process): the e2e server's Web Push goes there. */
+export const PUSH_PORT = Number(process.env.E2E_PUSH_PORT ?? 18593);

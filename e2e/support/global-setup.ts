@@ -1,8 +1,9 @@
 // Starts an SMTP sink and the real server (API + built SPA) on a fresh embedded database.
 import { spawn } from 'node:child_process';
+import { createECDH } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAIN_FILE, CHAIN_PORT, DATA_DIR, E2E_DEPOSIT_XPUB, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR, TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './env';
+import { CHAIN_FILE, CHAIN_PORT, DATA_DIR, E2E_DEPOSIT_XPUB, E2E_PORT, FAKE_EXCHANGE_PORT, MAILBOX_FILE, PIDS_FILE, SMTP_PORT, STATE_DIR, PUSH_PORT, TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './env';
 import { writeShiftedTails } from './fake-data';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployTestToken, HOT_KEY, startLocalChain } from '../../apps/server/test/local-chain';
@@ -34,10 +35,10 @@ export default async function globalSetup(): Promise<void> {
     detached: false,
   });
 
-  // The Telegram Bot API stand-in: the server's bot answers /start and sends notifications to it.
-  const telegram = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/telegram-main.ts'], {
+  // The Telegram Bot API and push service stand-ins: the server's bot and Web Push talk to them.
+  const telegram = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/stand-ins-main.ts'], {
     stdio: ['ignore', sinkLog, sinkLog],
-    env: { ...process.env, TELEGRAM_PORT: String(TELEGRAM_PORT) },
+    env: { ...process.env, TELEGRAM_PORT: String(TELEGRAM_PORT), PUSH_PORT: String(PUSH_PORT) },
     detached: false,
   });
 
@@ -67,6 +68,10 @@ export default async function globalSetup(): Promise<void> {
   await usdt.send(privateKeyToAccount(HOT_KEY).address, 1_000_000n * 10n ** 18n);
   writeFileSync(CHAIN_FILE, JSON.stringify({ url: chain.url, token: usdt.address }));
 
+  // A VAPID key pair of this run (a P-256 key, base64url, as `web-push generate-vapid-keys` makes).
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const vapid = { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
   const serverLog = openSync(join(STATE_DIR, 'server.log'), 'a');
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     stdio: ['ignore', serverLog, serverLog],
@@ -112,9 +117,13 @@ export default async function globalSetup(): Promise<void> {
       TELEGRAM_BOT_NAME: 'lq_e2e_bot',
       TELEGRAM_API_ROOT: `http://127.0.0.1:${TELEGRAM_PORT}`,
       TELEGRAM_WEBHOOK_SECRET,
+      // Web Push with a key pair of this run; subscriptions may point at the stand-in on 127.0.0.1.
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      PUSH_SERVICE_HOSTS: '127.0.0.1',
     },
   });
-  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid, chain: chain.pid, telegram: telegram.pid }));
+  writeFileSync(PIDS_FILE, JSON.stringify({ sink: sink.pid, server: server.pid, fake: fake.pid, chain: chain.pid, standIns: telegram.pid }));
   await waitForHealth(`http://127.0.0.1:${E2E_PORT}/readyz`, 90_000);
   await waitForHealth(`http://127.0.0.1:${FAKE_EXCHANGE_PORT}/fapi/v1/ping`, 30_000);
   await waitForHealth(`http://127.0.0.1:${TELEGRAM_PORT}/__calls`, 30_000);

@@ -106,6 +106,8 @@ export const ERRORS = {
   // notifications
   TELEGRAM_CLOSED: { code: 'A0390', status: 409 },
   NOTIFY_MAIL_REQUIRED: { code: 'A0391', status: 409 },
+  PUSH_ENDPOINT_REFUSED: { code: 'A0392', status: 422 },
+  PUSH_CLOSED: { code: 'A0393', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -64,7 +64,7 @@ export type NotificationReadBody = z.input<typeof notificationReadBody>;
 // ---------------------------------------------------------------- delivery (slice 3)
 
 /** Where a notification is sent besides the centre. */
-export const NOTIFICATION_CHANNELS = ['email', 'telegram'] as const;
+export const NOTIFICATION_CHANNELS = ['email', 'telegram', 'push'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 /** Kinds that are off on every channel until the user switches them on. */
@@ -83,13 +83,21 @@ export const TELEGRAM_LINK_MINUTES = 15;
 
 /** GET user/api/notification/prefs: each kind's channels, and whether Telegram can be / is linked. */
 export const notificationPrefs = z.object({
-  prefs: z.array(z.object({ kind: z.enum(NOTIFICATION_KINDS), email: z.boolean(), telegram: z.boolean() })),
+  prefs: z.array(z.object({ kind: z.enum(NOTIFICATION_KINDS), email: z.boolean(), telegram: z.boolean(), push: z.boolean() })),
   telegram: z.object({
     /** The server has a bot configured. */
     available: z.boolean(),
     linked: z.boolean(),
     /** When the chat was linked (ms), if linked. */
     linkedAt: z.number().nullable(),
+  }),
+  push: z.object({
+    /** The server has VAPID keys configured. */
+    available: z.boolean(),
+    /** The VAPID public key (base64url) a browser subscribes with. */
+    publicKey: z.string().nullable(),
+    /** Devices of the caller that receive pushes. */
+    devices: z.number(),
   }),
 });
 export type NotificationPrefs = z.infer<typeof notificationPrefs>;
@@ -105,3 +113,27 @@ export type NotificationPrefBody = z.input<typeof notificationPrefBody>;
 /** POST user/api/notification/telegram/link: the deep link that links the chat it is opened in. */
 export const telegramLinkResult = z.object({ url: z.string(), expiresAt: z.number() });
 export type TelegramLinkResult = z.infer<typeof telegramLinkResult>;
+
+const base64url = (min: number, max: number) =>
+  z
+    .string({ error: 'validation.invalidType' })
+    .min(min, { error: 'validation.invalidFormat' })
+    .max(max, { error: 'validation.invalidFormat' })
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, { error: 'validation.invalidFormat' });
+
+/** A browser's PushSubscription as `toJSON()` gives it (endpoint on the browser vendor's push service). */
+export const pushSubscribeBody = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/, error: 'validation.invalidFormat' }).max(1000, { error: 'validation.invalidFormat' }),
+  keys: z.object({
+    /** The browser's P-256 public key: 65 bytes, base64url (87 characters). */
+    p256dh: base64url(86, 90),
+    /** The browser's auth secret: 16 bytes, base64url (22 characters). */
+    auth: base64url(22, 24),
+  }),
+  /** Ignored (the browser's own field). */
+  expirationTime: z.number().nullable().optional(),
+});
+export type PushSubscribeBody = z.input<typeof pushSubscribeBody>;
+
+export const pushUnsubscribeBody = z.strictObject({ endpoint: z.string().max(1000, { error: 'validation.invalidFormat' }) });
+export type PushUnsubscribeBody = z.input<typeof pushUnsubscribeBody>;

@@ -1281,3 +1281,21 @@ export const notificationDeliveries = pgTable(
     index('notification_deliveries_due_idx').on(t.nextAt).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/** A device a user turned Web Push on for: the push service's endpoint and the browser's keys (removed on 404/410). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+);

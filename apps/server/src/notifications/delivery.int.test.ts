@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await startTestApp({
     env: { TELEGRAM_BOT_TOKEN: '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', TELEGRAM_BOT_NAME: 'lq_test_bot', TELEGRAM_API_ROOT: tg.url, TELEGRAM_WEBHOOK_SECRET: SECRET, PUBLIC_URL: 'https://app.example' },
   });
-  channels = { mailer: t.app.mailer, telegram: telegramChannel(t.config, t.database.db), publicUrl: 'https://app.example' };
+  channels = { mailer: t.app.mailer, telegram: telegramChannel(t.config, t.database.db), push: undefined, publicUrl: 'https://app.example' };
 });
 afterAll(async () => {
   await t?.close();
@@ -185,8 +185,8 @@ describe('notification delivery', () => {
     const get = async () => (await t.call('GET', '/user/api/notification/prefs', { token: u.token })).json<Envelope<NotificationPrefs>>().data.prefs;
     const set = (body: unknown) => t.call('POST', '/user/api/notification/prefs', { token: u.token, body });
     const defaults = await get();
-    expect(defaults.find((p) => p.kind === 'robot.filled')).toEqual({ kind: 'robot.filled', email: false, telegram: false });
-    expect(defaults.find((p) => p.kind === 'robot.error')).toEqual({ kind: 'robot.error', email: true, telegram: true });
+    expect(defaults.find((p) => p.kind === 'robot.filled')).toEqual({ kind: 'robot.filled', email: false, telegram: false, push: false });
+    expect(defaults.find((p) => p.kind === 'robot.error')).toEqual({ kind: 'robot.error', email: true, telegram: true, push: true });
 
     expect((await set({ kind: 'robot.error', channel: 'email', enabled: false })).statusCode).toBe(200);
     const refused = await set({ kind: 'account.frozen', channel: 'email', enabled: false });
@@ -208,6 +208,7 @@ describe('notification delivery', () => {
       kind: 'robot.filled',
       email: false,
       telegram: true,
+      push: false,
     });
     await fill(2);
     await pass();
@@ -215,15 +216,18 @@ describe('notification delivery', () => {
     expect(tg.sentTo(7301).at(-1)).toMatch(/^Robot BTCUSDT: buy 0\.002\d* filled at 65000\.5/);
   });
 
-  it('says Telegram is closed on a server without a bot', async () => {
+  it('says Telegram and Web Push are closed on a server without a bot or VAPID keys', async () => {
     const bare = await startTestApp();
     try {
       const u = await registeredUserWithId(bare);
       const res = await bare.call('POST', '/user/api/notification/telegram/link', { token: u.token });
       expect(res.statusCode).toBe(409);
       expect(res.json().code).toBe('A0390');
-      expect((await bare.call('GET', '/user/api/notification/prefs', { token: u.token })).json<Envelope<NotificationPrefs>>().data.telegram).toEqual({ available: false, linked: false, linkedAt: null });
+      expect((await bare.call('GET', '/user/api/notification/prefs', { token: u.token })).json<Envelope<NotificationPrefs>>().data).toMatchObject({ telegram: { available: false, linked: false, linkedAt: null }, push: { available: false, publicKey: null, devices: 0 } });
       expect((await bare.call('POST', '/telegram/webhook', { body: {} })).statusCode).toBe(404);
+      const push = await bare.call('POST', '/user/api/notification/push/subscribe', { token: u.token, body: { endpoint: 'https://fcm.googleapis.com/fcm/send/x', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } } });
+      expect(push.statusCode).toBe(409);
+      expect(push.json().code).toBe('A0393');
     } finally {
       await bare.close();
     }

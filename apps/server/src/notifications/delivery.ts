@@ -11,6 +11,7 @@ import { ALWAYS_MAILED_KINDS, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KI
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { Mailer } from '../platform/mail';
 import { withoutUrlSecrets } from '../platform/urls';
+import { classifyPushError, dropSubscription, markPushed, subscriptionsOf, type PushChannel } from './push';
 import { classifyTelegramError, unlinkChat, type SendFailure, type TelegramChannel } from './telegram';
 
 /** Attempts before a delivery is given up (the backoff reaches an hour by then). */
@@ -23,6 +24,7 @@ const PARALLEL = 8;
 export interface DeliveryChannels {
   mailer: Mailer;
   telegram: TelegramChannel | undefined;
+  push: PushChannel | undefined;
   /** The origin of the app the texts link to. */
   publicUrl: string;
 }
@@ -54,6 +56,7 @@ export async function expandNotifications(db: Runner, limit = 2000): Promise<num
         where (case when c.channel = 'email' and p.kind in (${kindList(ALWAYS_MAILED_KINDS)}) then false
                     else coalesce(np.enabled, p.kind not in (${kindList(OPT_IN_KINDS)})) end)
           and (c.channel <> 'telegram' or exists (select 1 from telegram_links t where t.user_id = p.user_id and t.chat_id is not null))
+          and (c.channel <> 'push' or exists (select 1 from push_subscriptions s where s.user_id = p.user_id))
       ), handed as (
         insert into notification_deliveries (notification_id, channel) select id, channel from wanted on conflict do nothing
       )
@@ -64,6 +67,7 @@ export async function expandNotifications(db: Runner, limit = 2000): Promise<num
 
 interface Claimed {
   notification_id: string;
+  user_id: string;
   channel: NotificationChannel;
   attempts: number;
   mail_id: string | null;
@@ -85,7 +89,7 @@ async function claimDue(db: Runner, limit: number): Promise<Claimed[]> {
         from due where d.notification_id = due.notification_id and d.channel = due.channel
         returning d.notification_id, d.channel, d.attempts, d.mail_id
       )
-      select c.notification_id::text as notification_id, c.channel, c.attempts, c.mail_id::text as mail_id,
+      select c.notification_id::text as notification_id, n.user_id::text as user_id, c.channel, c.attempts, c.mail_id::text as mail_id,
         n.kind, n.params, n.link, u.mail, u.locale, t.chat_id
       from claimed c join notifications n on n.id = c.notification_id join users u on u.id = n.user_id
       left join telegram_links t on t.user_id = n.user_id`),
@@ -145,6 +149,32 @@ async function sendMail(db: Database, channels: DeliveryChannels, d: Claimed): P
   }
 }
 
+/**
+ * Sends to every device of the user. A device the push service says is gone is removed; any other
+ * failure retries the whole delivery (the tag makes a device that already has it replace it, not
+ * show it twice). 'none': no device (left) to send to.
+ */
+async function sendPush(db: Database, channels: DeliveryChannels, d: Claimed): Promise<'sent' | 'none'> {
+  if (!channels.push) return 'none';
+  const { text } = render(d, channels.publicUrl);
+  const message = { title: 'Lightning Quant', body: text, link: d.link, tag: `n-${d.notification_id}` };
+  let delivered = 0;
+  let retry: SendFailure | undefined;
+  for (const sub of await subscriptionsOf(db, Number(d.user_id))) {
+    try {
+      await channels.push.send(sub, message);
+      await markPushed(db, sub.id);
+      delivered++;
+    } catch (err) {
+      const failure = classifyPushError(err);
+      if (failure.gone) await dropSubscription(db, sub.id);
+      else if (failure.retry) retry = failure;
+    }
+  }
+  if (retry) throw Object.assign(new Error(retry.error), { failure: retry });
+  return delivered > 0 ? 'sent' : 'none';
+}
+
 export interface DeliveryPass {
   handed: number;
   sent: number;
@@ -161,7 +191,14 @@ export async function deliverNotifications(db: Database, channels: DeliveryChann
   const sendOne = async (d: Claimed) => {
     try {
       if (d.channel === 'email') await sendMail(db, channels, d);
-      else {
+      else if (d.channel === 'push') {
+        const outcome = await sendPush(db, channels, d);
+        if (outcome === 'none') {
+          result.skipped++;
+          await markFailure(db, d, { retry: false, unlink: true, error: channels.push ? 'no device left' : 'Web Push not configured' }, base);
+          return;
+        }
+      } else {
         // Unlinked (or the bot removed from config) since it was handed on: nothing to send to.
         if (!channels.telegram || d.chat_id === null) {
           result.skipped++;

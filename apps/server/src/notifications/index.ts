@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
 import { startNotificationJobs } from './jobs';
 import { notificationRoutes } from './routes';
+import { pushChannel } from './push';
 import { telegramChannel } from './telegram';
 
 export const notificationsPlugin = fp(
@@ -14,10 +15,11 @@ export const notificationsPlugin = fp(
     const deps = platformDeps(app);
     const config = deps.config;
     const telegram = telegramChannel(config, deps.db);
-    notificationRoutes(app, deps, telegram);
+    const push = pushChannel(config);
+    notificationRoutes(app, deps, telegram, push);
     const publicUrl = (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
     const webhook = config.PUBLIC_URL && config.TELEGRAM_WEBHOOK_SECRET ? { url: `${publicUrl}/telegram/webhook`, secret: config.TELEGRAM_WEBHOOK_SECRET } : undefined;
-    app.jobs.add('notifications', startNotificationJobs({ mailer: deps.mailer, telegram, publicUrl }, config.NOTIFY_POLL_SECONDS, webhook));
+    app.jobs.add('notifications', startNotificationJobs({ mailer: deps.mailer, telegram, push, publicUrl }, config.NOTIFY_POLL_SECONDS, webhook));
     return Promise.resolve();
   },
   { name: 'notifications' },

@@ -3,11 +3,18 @@
 // keep their e-mail switch on.
 import { ALWAYS_MAILED_KINDS, AppError, channelDefault, NOTIFICATION_KINDS, type NotificationPrefBody, type NotificationPrefs } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
+import { pushDevicesOf } from './push';
 import { telegramLinkOf } from './telegram';
 
 type Runner = Pick<Database, 'execute'>;
 
-export async function notificationPrefsOf(db: Runner, userId: number, telegramAvailable: boolean): Promise<NotificationPrefs> {
+/** What the server offers: a Telegram bot, a VAPID public key for Web Push. */
+export interface ChannelsOffered {
+  telegram: boolean;
+  pushKey: string | undefined;
+}
+
+export async function notificationPrefsOf(db: Runner, userId: number, offered: ChannelsOffered): Promise<NotificationPrefs> {
   const rows = rowsOf<{ kind: string; channel: string; enabled: boolean }>(
     await db.execute(sql`select kind, channel, enabled from notification_prefs where user_id = ${userId}`),
   );
@@ -18,8 +25,10 @@ export async function notificationPrefsOf(db: Runner, userId: number, telegramAv
       kind,
       email: ALWAYS_MAILED_KINDS.includes(kind) || (chosen.get(`${kind}/email`) ?? channelDefault(kind)),
       telegram: chosen.get(`${kind}/telegram`) ?? channelDefault(kind),
+      push: chosen.get(`${kind}/push`) ?? channelDefault(kind),
     })),
-    telegram: { available: telegramAvailable, linked: link !== undefined, linkedAt: link?.linkedAt ?? null },
+    telegram: { available: offered.telegram, linked: link !== undefined, linkedAt: link?.linkedAt ?? null },
+    push: { available: offered.pushKey !== undefined, publicKey: offered.pushKey ?? null, devices: await pushDevicesOf(db, userId) },
   };
 }
 

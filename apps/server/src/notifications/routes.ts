@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { webhookCallback } from 'grammy';
-import { AppError, envelopeOf, notificationList, notificationListQuery, notificationPrefBody, notificationPrefs, notificationReadBody, noticeUnread, telegramLinkResult } from '@lq/contracts';
+import { AppError, envelopeOf, notificationList, notificationListQuery, notificationPrefBody, notificationPrefs, notificationReadBody, noticeUnread, pushSubscribeBody, pushUnsubscribeBody, telegramLinkResult } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import type { PlatformDeps } from '../platform/deps';
 import { notificationPrefsOf, setNotificationPref } from './prefs';
+import { subscribePush, unsubscribePush, type PushChannel } from './push';
 import { markNotificationsRead, notificationListOf, unreadNotificationsOf } from './service';
 import { createLinkToken, unlinkUser, type TelegramChannel } from './telegram';
 
 const tags = ['notifications'];
 
 /** The notification centre: `user/api/notification/...` (docs/api.md "Notifications"). */
-export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, telegram: TelegramChannel | undefined): void {
+export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, telegram: TelegramChannel | undefined, push: PushChannel | undefined): void {
+  const offered = { telegram: telegram !== undefined, pushKey: push?.publicKey };
   const r = app.withTypeProvider<ZodTypeProvider>();
   const auth = requireAuth(deps.sessions);
 
@@ -66,7 +68,7 @@ export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, tel
       },
       preHandler: auth,
     },
-    async (req) => ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined)),
+    async (req) => ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, offered)),
   );
 
   r.post(
@@ -83,7 +85,7 @@ export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, tel
     },
     async (req) => {
       await setNotificationPref(deps.db, req.auth!.user.id, req.body);
-      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined));
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, offered));
     },
   );
 
@@ -113,7 +115,38 @@ export function notificationRoutes(app: FastifyInstance, deps: PlatformDeps, tel
     },
     async (req) => {
       await unlinkUser(deps.db, req.auth!.user.id);
-      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, telegram !== undefined));
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, offered));
+    },
+  );
+
+  r.post(
+    '/user/api/notification/push/subscribe',
+    {
+      schema: {
+        tags,
+        summary: 'Turns Web Push on for this device: its PushSubscription (endpoint on a browser push service, keys); answers the preferences',
+        security: bearerAuth,
+        body: pushSubscribeBody,
+        response: { 200: envelopeOf(notificationPrefs), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => {
+      if (!push) throw new AppError('PUSH_CLOSED');
+      await subscribePush(deps.db, req.auth!.user.id, req.body, deps.config.PUSH_SERVICE_HOSTS, req.headers['user-agent']);
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, offered));
+    },
+  );
+
+  r.post(
+    '/user/api/notification/push/unsubscribe',
+    {
+      schema: { tags, summary: 'Turns Web Push off for the device of this endpoint', security: bearerAuth, body: pushUnsubscribeBody, response: { 200: envelopeOf(notificationPrefs), ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req) => {
+      await unsubscribePush(deps.db, req.auth!.user.id, req.body.endpoint);
+      return ok(req, await notificationPrefsOf(deps.db, req.auth!.user.id, offered));
     },
   );
 

@@ -160,6 +160,13 @@ export const configSchema = z.object({
   TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.telegram.org'),
   /** The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token with each update of the webhook (set with the webhook at boot when PUBLIC_URL is set). */
   TELEGRAM_WEBHOOK_SECRET: z.string().trim().regex(/^[\w-]{16,256}$/, { error: 'must be 16 to 256 letters, digits, _ or - (the value is not shown)' }).optional(),
+  /** Web Push: the VAPID key pair (base64url, as `npx web-push generate-vapid-keys` prints it); unset: no push channel. The private key is never logged nor shown. */
+  VAPID_PUBLIC_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{86,88}$/, { error: 'must be a VAPID public key (base64url, 87 characters)' }).optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{42,44}$/, { error: 'must be a VAPID private key (base64url, 43 characters; the value is not shown)' }).optional(),
+  /** Who push services may contact about our pushes (mailto: or https:). */
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https:\/\/)\S+$/, { error: 'must be a mailto: or https: URL' }).default('mailto:no-reply@lightning-quant.local'),
+  /** Hosts a push subscription's endpoint may be on (`*.` for any subdomain): the browsers' push services. Anything else is refused (the server would post to it). */
+  PUSH_SERVICE_HOSTS: csv.transform((hosts) => (hosts.length > 0 ? hosts : ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'])),
   /** Seconds between two passes of the notification delivery job. */
   NOTIFY_POLL_SECONDS: positiveInt(1),
   /**
@@ -217,6 +224,7 @@ function crossCheck(c: z.infer<typeof configSchema>, given: Record<string, strin
     if (!c.TELEGRAM_BOT_NAME) problems.push('TELEGRAM_BOT_NAME: is required with TELEGRAM_BOT_TOKEN (the deep links name the bot)');
     if (!c.TELEGRAM_WEBHOOK_SECRET) problems.push('TELEGRAM_WEBHOOK_SECRET: is required with TELEGRAM_BOT_TOKEN (updates without it are refused)');
   }
+  if ((c.VAPID_PUBLIC_KEY === undefined) !== (c.VAPID_PRIVATE_KEY === undefined)) problems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (the pair of `npx web-push generate-vapid-keys`)');
   if (c.WITHDRAW_PAYOUT === 'hot-wallet') {
     if (!c.HOT_WALLET_KEY) problems.push('HOT_WALLET_KEY: is required with WITHDRAW_PAYOUT=hot-wallet');
     if (!c.BSC_RPC_URL) problems.push('BSC_RPC_URL: is required with WITHDRAW_PAYOUT=hot-wallet (the hot wallet pays on BSC)');

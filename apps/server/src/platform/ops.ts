@@ -69,7 +69,9 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
     await command.run(db, args, out, config);
     return 0;
   } catch (e) {
-    err(`${name}: ${(e as Error).message}`);
+    // A failed query's own error (drizzle wraps it) says what the database refused.
+    const cause = (e as Error).cause instanceof Error ? ` (${((e as Error).cause as Error).message})` : '';
+    err(`${name}: ${(e as Error).message}${cause}`);
     return e instanceof OpsError ? e.exitCode : 1;
   } finally {
     await db?.close();

@@ -65,6 +65,8 @@ export const enUS = {
   'errors.ACCOUNT_NOT_RELEASABLE': 'Only an account frozen because its seat expired can be released',
   'errors.TELEGRAM_CLOSED': 'Telegram notifications are not set up on this server',
   'errors.NOTIFY_MAIL_REQUIRED': 'This notification is always sent by e-mail: it concerns your money or account',
+  'errors.PUSH_ENDPOINT_REFUSED': 'This push endpoint is not one of a browser push service',
+  'errors.PUSH_CLOSED': 'Push notifications are not set up on this server',
   'agreement.monthEquity': 'monthly benefit agreement',
   'agreement.autoSubscribe': 'auto-subscribe agreement',
   'benefit.item.seat': 'account seat',

@@ -67,6 +67,8 @@ export const inID: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': 'Hanya akun yang dibekukan karena slotnya kedaluwarsa yang dapat dilepaskan',
   'errors.TELEGRAM_CLOSED': 'Notifikasi Telegram belum disiapkan di server ini',
   'errors.NOTIFY_MAIL_REQUIRED': 'Notifikasi ini selalu dikirim lewat e-mail: menyangkut dana atau akun Anda',
+  'errors.PUSH_ENDPOINT_REFUSED': 'Endpoint push ini bukan milik layanan push browser',
+  'errors.PUSH_CLOSED': 'Notifikasi push belum disiapkan di server ini',
   'agreement.monthEquity': 'perjanjian manfaat bulanan',
   'agreement.autoSubscribe': 'perjanjian perpanjangan otomatis',
   'benefit.item.seat': 'slot akun',

@@ -66,6 +66,8 @@ export const jaJP: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': '解除できるのは口座枠の期限切れで凍結された口座だけです',
   'errors.TELEGRAM_CLOSED': 'このサーバーでは Telegram 通知が設定されていません',
   'errors.NOTIFY_MAIL_REQUIRED': 'この通知は資金またはアカウントに関わるため、常にメールで送信されます',
+  'errors.PUSH_ENDPOINT_REFUSED': 'このプッシュ送信先はブラウザのプッシュサービスのものではありません',
+  'errors.PUSH_CLOSED': 'このサーバーではプッシュ通知が設定されていません',
   'agreement.monthEquity': '月額特典規約',
   'agreement.autoSubscribe': '自動更新規約',
   'benefit.item.seat': '口座枠',

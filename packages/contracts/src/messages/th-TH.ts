@@ -63,6 +63,8 @@ export const thTH: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': 'ปลดได้เฉพาะบัญชีที่ถูกระงับเพราะที่นั่งหมดอายุ',
   'errors.TELEGRAM_CLOSED': 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการแจ้งเตือนทาง Telegram',
   'errors.NOTIFY_MAIL_REQUIRED': 'การแจ้งเตือนนี้ส่งทางอีเมลเสมอ เพราะเกี่ยวกับเงินหรือบัญชีของคุณ',
+  'errors.PUSH_ENDPOINT_REFUSED': 'ปลายทางพุชนี้ไม่ใช่บริการพุชของเบราว์เซอร์',
+  'errors.PUSH_CLOSED': 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการแจ้งเตือนแบบพุช',
   'agreement.monthEquity': 'ข้อตกลงสิทธิประโยชน์รายเดือน',
   'agreement.autoSubscribe': 'ข้อตกลงการต่ออายุอัตโนมัติ',
   'benefit.item.seat': 'ที่นั่งบัญชี',

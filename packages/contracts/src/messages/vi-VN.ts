@@ -64,6 +64,8 @@ export const viVN: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': 'Chỉ tài khoản bị đóng băng do hết hạn suất mới có thể mở khóa',
   'errors.TELEGRAM_CLOSED': 'Máy chủ này chưa thiết lập thông báo Telegram',
   'errors.NOTIFY_MAIL_REQUIRED': 'Thông báo này luôn được gửi qua e-mail: nó liên quan đến tiền hoặc tài khoản của bạn',
+  'errors.PUSH_ENDPOINT_REFUSED': 'Điểm cuối đẩy này không thuộc dịch vụ đẩy của trình duyệt',
+  'errors.PUSH_CLOSED': 'Máy chủ này chưa thiết lập thông báo đẩy',
   'agreement.monthEquity': 'thỏa thuận quyền lợi hằng tháng',
   'agreement.autoSubscribe': 'thỏa thuận tự động gia hạn',
   'benefit.item.seat': 'suất tài khoản',

@@ -63,6 +63,8 @@ export const zhCN: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': '只有因席位到期而冻结的账户可以解除冻结',
   'errors.TELEGRAM_CLOSED': '此服务器尚未设置 Telegram 通知',
   'errors.NOTIFY_MAIL_REQUIRED': '此通知始终通过电子邮件发送：它关系到您的资金或账户',
+  'errors.PUSH_ENDPOINT_REFUSED': '此推送端点不属于浏览器推送服务',
+  'errors.PUSH_CLOSED': '此服务器尚未设置推送通知',
   'agreement.monthEquity': '月度权益协议',
   'agreement.autoSubscribe': '自动续费协议',
   'benefit.item.seat': '账户席位',

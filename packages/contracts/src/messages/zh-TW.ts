@@ -63,6 +63,8 @@ export const zhTW: Messages = {
   'errors.ACCOUNT_NOT_RELEASABLE': '只有因席位到期而凍結的帳戶可以解除凍結',
   'errors.TELEGRAM_CLOSED': '此伺服器尚未設定 Telegram 通知',
   'errors.NOTIFY_MAIL_REQUIRED': '此通知一律以電子郵件發送：它關係到您的資金或帳戶',
+  'errors.PUSH_ENDPOINT_REFUSED': '此推播端點不屬於瀏覽器推播服務',
+  'errors.PUSH_CLOSED': '此伺服器尚未設定推播通知',
   'agreement.monthEquity': '月度權益協議',
   'agreement.autoSubscribe': '自動續費協議',
   'benefit.item.seat': '帳戶席位',

@@ -1,6 +1,6 @@
 // Where notifications go (on the personal page): the Telegram chat, linked by a one-time deep link
 // opened in Telegram (the page polls until the bot has linked it) and unlinked any time, and a
-// switch per kind and channel. Robot fills are off until switched on; a failed renewal and a frozen
+// switch per kind and channel; Web Push turned on per device. Robot fills are off until switched on; a failed renewal and a frozen
 // account are always e-mailed.
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,94 @@ import { api } from '../../lib/session';
 import { useAppStore } from '../../lib/store';
 import { useNotificationPrefs } from './api';
 import './notice.css';
+
+/** The VAPID public key as pushManager.subscribe takes it. */
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const raw = atob(base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '='));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+/** The worker's registration, if the app has one (none in development, or where workers are off). */
+const registration = async () => ('serviceWorker' in navigator && 'PushManager' in window ? navigator.serviceWorker.getRegistration() : undefined);
+
+/**
+ * Web Push on this device: the browser's permission, then its PushSubscription stored on the
+ * server (sent again on each visit, so a device that changed accounts follows the new one).
+ */
+function PushDevice({ push, onPrefs }: { push: NotificationPrefs['push']; onPrefs: (p: NotificationPrefs) => void }) {
+  const { t } = useTranslation('notice');
+  const [state, setState] = useState<'checking' | 'on' | 'off' | 'unsupported' | 'blocked' | 'failed'>('checking');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const reg = await registration();
+      const sub = await reg?.pushManager.getSubscription();
+      if (!live) return;
+      if (!reg) return setState('unsupported');
+      if (Notification.permission === 'denied') return setState('blocked');
+      setState(sub ? 'on' : 'off');
+      if (sub) onPrefs(await api.post<NotificationPrefs>('user/api/notification/push/subscribe', sub.toJSON(), { silent: true }).catch(() => undefined as never));
+    })();
+    return () => {
+      live = false;
+    };
+    // Once per visit: onPrefs only stores the answer.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const turnOn = async () => {
+    setBusy(true);
+    try {
+      if ((await Notification.requestPermission()) !== 'granted') return setState('blocked');
+      const reg = await registration();
+      if (!reg || !push.publicKey) return setState('unsupported');
+      const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(push.publicKey) }));
+      onPrefs(await api.post<NotificationPrefs>('user/api/notification/push/subscribe', sub.toJSON()));
+      setState('on');
+    } catch {
+      setState('failed');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const turnOff = async () => {
+    setBusy(true);
+    try {
+      const sub = await (await registration())?.pushManager.getSubscription();
+      if (sub) {
+        onPrefs(await api.post<NotificationPrefs>('user/api/notification/push/unsubscribe', { endpoint: sub.endpoint }));
+        await sub.unsubscribe();
+      }
+      setState('off');
+    } catch {
+      // The API client has shown the error.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const text =
+    state === 'on' ? t('settings.deviceOn', { count: push.devices }) : state === 'unsupported' ? t('settings.pushUnsupported') : state === 'blocked' ? t('settings.pushBlocked') : state === 'failed' ? t('settings.pushFailed') : t('settings.deviceOff');
+  return (
+    <div className="ns-telegram" data-testid="push-device" data-state={state}>
+      <div className="ns-telegram-text">
+        <strong>{t('settings.device')}</strong>
+        <span className="nt-meta" data-testid="push-state">
+          {push.available ? text : t('settings.telegramClosed')}
+        </span>
+      </div>
+      {push.available && (state === 'off' || state === 'failed') ? (
+        <Button busy={busy} onClick={() => void turnOn()} data-testid="push-on">
+          {t('settings.turnOn')}
+        </Button>
+      ) : null}
+      {push.available && state === 'on' ? (
+        <Button variant="ghost" busy={busy} onClick={() => void turnOff()} data-testid="push-off">
+          {t('settings.turnOff')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
 
 export default function NotificationSettings() {
   const { t } = useTranslation('notice');
@@ -95,12 +183,14 @@ export default function NotificationSettings() {
           )
         ) : null}
       </div>
+      <PushDevice push={data.push} onPrefs={(next) => next && client.setQueryData(['notification', 'prefs'], next)} />
       <table className="ns-table" data-testid="notification-prefs">
         <thead>
           <tr>
             <th scope="col">{t('settings.event')}</th>
             <th scope="col">{t('settings.email')}</th>
             <th scope="col">Telegram</th>
+            <th scope="col">{t('settings.push')}</th>
           </tr>
         </thead>
         <tbody>
@@ -132,6 +222,17 @@ export default function NotificationSettings() {
                     disabled={!linked || busy !== null}
                     onChange={(e) => void toggle(p.kind, 'telegram', e.target.checked)}
                   />
+                  </label>
+                </td>
+                <td>
+                  <label className="ns-cell">
+                    <input
+                      type="checkbox"
+                      aria-label={`${t(`settings.kind.${p.kind}`)}: ${t('settings.push')}`}
+                      checked={data.push.devices > 0 && p.push}
+                      disabled={data.push.devices === 0 || busy !== null}
+                      onChange={(e) => void toggle(p.kind, 'push', e.target.checked)}
+                    />
                   </label>
                 </td>
               </tr>
