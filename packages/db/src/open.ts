@@ -193,12 +193,13 @@ async function openPglite(config: DatabaseConfig): Promise<DatabaseHandle> {
   let server: PGLiteSocketServer | undefined;
   try {
     pglite = await PGlite.create(path.join(config.dataDir, 'pglite'));
+    const shared = mode === 'owner' ? sharedOwner(pglite) : undefined;
     const client = pglite;
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     let socket: DatabaseHandle['socket'];
-    if (mode === 'owner') {
+    if (shared) {
       server = new PGLiteSocketServer({
-        db: serializedWithTransactions(client),
+        db: shared.socketView,
         host: '127.0.0.1',
         port: 0,
         maxConnections: 8,
@@ -251,25 +252,77 @@ async function openPglite(config: DatabaseConfig): Promise<DatabaseHandle> {
   }
 }
 
+/** How long a socket client may keep a transaction open before the owner stops waiting for it. */
+const SOCKET_TRANSACTION_HOLD_MS = 60_000;
+
 /**
- * The socket server runs each wire message under PGlite's query lock only, so it could slip into
- * the middle of one of our own transactions. This view makes it wait for the transaction lock
- * too: a message from another process runs between our transactions, never inside one.
+ * PGlite has one session, shared by the owner and the processes on its socket (operator
+ * commands). The socket server runs each wire message under PGlite's locks, but a client's
+ * transaction spans several messages, and anything the owner ran between two of them ran inside
+ * it: a pg-boss script's COMMIT committed an operator's half-done transaction (its next SAVEPOINT
+ * then failed). So:
+ * socket messages take PGlite's transaction lock — which the owner's own statements take too
+ * (PGlite's query and exec do) — and when one leaves the session inside a transaction the lock
+ * stays held until that client's transaction ends, so the owner's statements wait for it instead
+ * of joining it (or until it has been idle for SOCKET_TRANSACTION_HOLD_MS: then the owner goes on).
  */
-function serializedWithTransactions(client: PGlite): PGlite {
+function sharedOwner(client: PGlite): { socketView: PGlite } {
   const internals = client as unknown as {
     _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
     _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   };
-  const view = {
+  let held: { release: () => void; timer: NodeJS.Timeout } | undefined;
+  const settle = () => {
+    if (held && !client.isInTransaction()) {
+      clearTimeout(held.timer);
+      held.release();
+      held = undefined;
+    }
+  };
+  const socketRun = <T>(fn: () => Promise<T>): Promise<T> => {
+    if (held) return internals._runExclusiveQuery(fn).finally(settle);
+    return new Promise<T>((resolve, reject) => {
+      void internals._runExclusiveTransaction(async () => {
+        let result: T;
+        try {
+          result = await internals._runExclusiveQuery(fn);
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+        if (!client.isInTransaction()) return resolve(result);
+        // The client's transaction is open: keep the owner out until it ends.
+        const ended = new Promise<void>((release) => {
+          held = {
+            release,
+            timer: setTimeout(() => {
+              held = undefined;
+              release();
+            }, SOCKET_TRANSACTION_HOLD_MS).unref(),
+          };
+        });
+        resolve(result);
+        await ended;
+      });
+    });
+  };
+  const socketView = {
     waitReady: client.waitReady,
-    runExclusive: <T>(fn: () => Promise<T>) =>
-      internals._runExclusiveTransaction(() => internals._runExclusiveQuery(fn)),
+    runExclusive: socketRun,
     execProtocolRawStream: client.execProtocolRawStream.bind(client),
     isInTransaction: client.isInTransaction.bind(client),
-    exec: client.exec.bind(client),
-  };
-  return view as unknown as PGlite;
+    // The server's ROLLBACK for a client that left inside a transaction: the hold ends first (exec
+    // takes the transaction lock itself), then the rollback runs.
+    exec: async (query: string) => {
+      if (held) {
+        clearTimeout(held.timer);
+        held.release();
+        held = undefined;
+      }
+      return client.exec(query);
+    },
+  } as unknown as PGlite;
+  return { socketView };
 }
 
 /**

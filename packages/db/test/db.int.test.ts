@@ -109,6 +109,62 @@ describe('PGlite socket and transactions', () => {
   });
 });
 
+describe('PGlite socket: the owner inside another process’s transaction', () => {
+  it('keeps the owner’s statements and scripts out of a socket client’s open transaction', async () => {
+    const dataDir = tempDir();
+    const owner = await openDatabase({ dataDir, pgliteMode: 'owner' });
+    const other = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    try {
+      await owner.exec(`create table t (v int)`);
+      let stop = false;
+      // What the owner does all the time: single statements and pg-boss's BEGIN … COMMIT scripts.
+      const busy = (async () => {
+        for (let i = 0; !stop; i++) {
+          await owner.exec('select count(*) from t');
+          await owner.executeSql('BEGIN; SELECT 1; COMMIT;');
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      })();
+      // An operator command's transaction with a nested one (a savepoint), a moment between each statement.
+      await other.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into t values (1)`);
+        await new Promise((r) => setTimeout(r, 50));
+        await tx.transaction(async (inner) => {
+          await inner.execute(sql`insert into t values (2)`);
+          await new Promise((r) => setTimeout(r, 50));
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        await tx.execute(sql`insert into t values (3)`);
+      });
+      stop = true;
+      await busy;
+      expect(await owner.exec<{ v: number }>('select v from t order by v')).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
+    } finally {
+      await other.close();
+      await owner.close();
+    }
+  });
+});
+
+describe('PGlite socket: a client gone inside its transaction', () => {
+  it('is rolled back and the owner goes on', async () => {
+    const dataDir = tempDir();
+    const owner = await openDatabase({ dataDir, pgliteMode: 'owner' });
+    const other = await openDatabase({ dataDir, pgliteMode: 'auto' });
+    try {
+      await owner.exec(`create table t (v int)`);
+      await other.exec('begin');
+      await other.exec('insert into t values (1)');
+      await other.close(); // an operator command killed half-way
+      expect(await owner.exec<{ n: number }>('select count(*)::int as n from t')).toEqual([{ n: 0 }]);
+      await owner.exec('insert into t values (2)');
+      expect(await owner.exec<{ v: number }>('select v from t')).toEqual([{ v: 2 }]);
+    } finally {
+      await owner.close();
+    }
+  });
+});
+
 describe('queryPrepared', () => {
   // The same answers on every path: a PostgreSQL pool (named statement), PGlite in process and a
   // caller's transaction (plain parameterised statements); arrays travel as one parameter each.
