@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals]`: engine, recommendation,
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices]`: engine, recommendation,
 // API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -217,6 +217,13 @@ await section('referrals', async () =>
     postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
     users: process.env.BENCH_REFERRAL_USERS ? Number(process.env.BENCH_REFERRAL_USERS) : undefined,
     payments: process.env.BENCH_REFERRAL_PAYMENTS ? Number(process.env.BENCH_REFERRAL_PAYMENTS) : undefined,
+  }),
+);
+await section('notices', async () =>
+  (await import('../apps/server/src/notifications/bench')).benchNotices({
+    postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
+    events: process.env.BENCH_NOTIFY_EVENTS ? Number(process.env.BENCH_NOTIFY_EVENTS) : undefined,
+    seconds: process.env.BENCH_NOTIFY_SECONDS ? Number(process.env.BENCH_NOTIFY_SECONDS) : undefined,
   }),
 );
 clearInterval(trackRss);
