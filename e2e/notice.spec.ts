@@ -11,7 +11,7 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './support/env';
 import { holding } from './support/exclusive';
-import { adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
+import { adjustWallet, login, ops, register, rejectedWithdrawal, setPayPassword } from './support/users';
 
 const test = holding('notices');
 
@@ -91,15 +91,7 @@ test('the notification centre tells of a rejected withdrawal and opens it', asyn
   await register(request, mail);
   adjustWallet(mail, '50', 'balance', `e2e-centre-${mail}`);
   await setPayPassword(request, mail, '246810');
-  const headers = await apiLogin(request, mail);
-  const created = (await (
-    await request.post('/user/api/withdraw/create', {
-      headers,
-      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `centre-${Date.now()}` },
-    })
-  ).json()) as Envelope<{ id: number }>;
-  const id = created.data.id;
-  ops('withdraw:reject', String(id), '--reason', 'address under review');
+  const id = await rejectedWithdrawal(request, mail, '246810', 'address under review');
 
   await login(page, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'zh-TW' : 'en-US');
@@ -185,17 +177,10 @@ test('Telegram: linked from the personal page, a kind switched on, a withdrawal 
   await shot(page, info, '04-telegram-linked');
 
   // An event after linking reaches the chat through the delivery job, in the user's language.
-  const headers = await apiLogin(request, mail);
-  const created = (await (
-    await request.post('/user/api/withdraw/create', {
-      headers,
-      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `tg-${Date.now()}` },
-    })
-  ).json()) as Envelope<{ id: number }>;
-  ops('withdraw:reject', String(created.data.id), '--reason', 'address under review');
+  const withdrawId = await rejectedWithdrawal(request, mail, '246810', 'address under review');
   await expect
     .poll(async () => (await botCalls(request)).filter((c) => c.method === 'sendMessage' && String(c.body.chat_id) === String(chatId)).map((c) => String(c.body.text)).find((t) => t.includes('address under review')) ?? '', { timeout: 20_000 })
-    .toContain(`withdrawDetail?id=${created.data.id}`);
+    .toContain(`withdrawDetail?id=${withdrawId}`);
 
   await page.getByTestId('telegram-unlink').click();
   await expect(page.getByTestId('telegram-start')).toBeVisible();

@@ -12,7 +12,7 @@
 import { expect, test } from '@playwright/test';
 import { PUSH_PORT } from './support/env';
 import { controlled } from './support/service-worker';
-import { adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
+import { adjustWallet, login, register, rejectedWithdrawal, setPayPassword } from './support/users';
 
 test.use({
   serviceWorkers: 'allow',
@@ -80,14 +80,7 @@ test('push turned on from the personal page; a rejected withdrawal reaches the d
   expect(scroll).toBeLessThanOrEqual(width);
   await page.screenshot({ path: `e2e/artifacts/screens/${test.info().project.name}/push-settings.png`, fullPage: true });
 
-  const headers = await apiLogin(request, mail);
-  const created = (await (
-    await request.post('/user/api/withdraw/create', {
-      headers,
-      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd: '246810', idempotencyKey: `push-${Date.now()}` },
-    })
-  ).json()) as Envelope<{ id: number }>;
-  ops('withdraw:reject', String(created.data.id), '--reason', 'address under review');
+  const withdrawId = await rejectedWithdrawal(request, mail, '246810', 'address under review');
   // The delivery job pushes to the device; the stand-in checked the VAPID JWT and decrypted it.
   let payload: Record<string, unknown> | undefined;
   await expect
@@ -96,7 +89,7 @@ test('push turned on from the personal page; a rejected withdrawal reaches the d
       payload = received.find((r) => r.device === device.id)?.payload;
       return payload?.link;
     }, { timeout: 20_000 })
-    .toBe(`/pages/withdraw/withdrawDetail?id=${created.data.id}`);
+    .toBe(`/pages/withdraw/withdrawDetail?id=${withdrawId}`);
   expect(String(payload!.body)).toContain('address under review');
 
   // What the push service would hand the browser: delivered to the worker, shown, opening the withdrawal.
@@ -111,7 +104,7 @@ test('push turned on from the personal page; a rejected withdrawal reaches the d
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(page.url()).origin, registrationId: registration.registrationId, data: JSON.stringify(payload) });
   await expect
     .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ body: n.body, data: n.data as unknown }))))
-    .toEqual([{ body: payload!.body, data: { url: `/#/pages/withdraw/withdrawDetail?id=${created.data.id}` } }]);
+    .toEqual([{ body: payload!.body, data: { url: `/#/pages/withdraw/withdrawDetail?id=${withdrawId}` } }]);
 
   await page.getByTestId('push-off').click();
   await expect(page.getByTestId('push-device')).toHaveAttribute('data-state', 'off');

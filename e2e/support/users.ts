@@ -87,3 +87,17 @@ export async function setPayPassword(request: APIRequestContext, mail: string, p
   const set = (await (await request.post('/user/api/paid-pwd/edit', { headers, data: { code, paidPwd, paidPwdAgain: paidPwd } })).json()) as Envelope<unknown>;
   expect(set.code, set.msg).toBe('00000');
 }
+
+/** A withdrawal of 20 Lightning the user asks for (payment password `paidPwd`) and the operator rejects with `reason`: an event every notification channel carries. Answers its id. */
+export async function rejectedWithdrawal(request: APIRequestContext, mail: string, paidPwd: string, reason: string): Promise<number> {
+  const headers = await apiLogin(request, mail);
+  const created = (await (
+    await request.post('/user/api/withdraw/create', {
+      headers,
+      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd, idempotencyKey: `rejected-${Date.now()}-${Math.random().toString(36).slice(2)}` },
+    })
+  ).json()) as Envelope<{ id: number }>;
+  expect(created.code, created.msg).toBe('00000');
+  ops('withdraw:reject', String(created.data.id), '--reason', reason);
+  return created.data.id;
+}

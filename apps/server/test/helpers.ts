@@ -312,3 +312,13 @@ export async function payingUser(t: TestApp, balance: bigint, inviteCode?: strin
   if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `test-fund-${id}` });
   return { ...u, id };
 }
+
+/** A running live grid robot of `userId` on a Binance account of its own, written straight to the tables (no venue involved). */
+export async function runningRobot(t: TestApp, userId: number, symbol = 'BTCUSDT'): Promise<number> {
+  const [acc] = await t.database.exec<{ id: string }>(`insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', 'binance', 'main', 'abcd') returning id::text as id`, [userId]);
+  const [r] = await t.database.exec<{ id: string }>(
+    `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status) values ($1, $2, 'crypto', 'live', 'grid', $3, '1m', '{}', 1000, 5, 'running') returning id::text as id`,
+    [userId, Number(acc.id), symbol],
+  );
+  return Number(r.id);
+}

@@ -6,7 +6,7 @@
 // waited out; a blocked bot unlinked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPrefs, TelegramLinkResult } from '@lq/contracts';
-import { registeredUserWithId, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { registeredUserWithId, startTestApp, runningRobot, type Envelope, type TestApp } from '../../test/helpers';
 import { TelegramStandIn } from '../../test/telegram-standin';
 import { deliverNotifications, type DeliveryChannels } from './delivery';
 import { telegramChannel } from './telegram';
@@ -48,14 +48,7 @@ const update = (chatId: number, text: string, secret = SECRET) =>
     },
   });
 
-async function robotOf(userId: number): Promise<number> {
-  const [acc] = await t.database.exec<{ id: string }>(`insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', 'binance', 'main', 'abcd') returning id::text as id`, [userId]);
-  const [r] = await t.database.exec<{ id: string }>(
-    `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status) values ($1, $2, 'crypto', 'live', 'grid', 'BTCUSDT', '1m', '{}', 1000, 5, 'running') returning id::text as id`,
-    [userId, Number(acc.id)],
-  );
-  return Number(r.id);
-}
+const robotOf = (userId: number) => runningRobot(t, userId);
 
 /** The runner pausing the robot for a venue refusal (robot.error), then letting it run again. */
 async function pauseByError(robotId: number, message = 'Margin is insufficient.') {

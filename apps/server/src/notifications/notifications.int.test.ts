@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationList } from '@lq/contracts';
 import { startAppWithOps, type AppWithOps } from '../../test/app-with-ops';
-import { payingUser, registeredUserWithId, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { payingUser, registeredUserWithId, runningRobot, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
 
 let t: TestApp;
@@ -19,14 +19,7 @@ afterAll(() => t?.close());
 const EVM = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const list = async (u: RegisteredUser, query = '') => (await t.call('GET', `/user/api/notification/list${query}`, { token: u.token })).json<Envelope<NotificationList>>().data;
 
-async function robotOf(userId: number): Promise<number> {
-  const [acc] = await t.database.exec<{ id: string }>(`insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', 'binance', 'main', 'abcd') returning id::text as id`, [userId]);
-  const [r] = await t.database.exec<{ id: string }>(
-    `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status) values ($1, $2, 'crypto', 'live', 'grid', 'BTCUSDT', '1m', '{}', 1000, 5, 'running') returning id::text as id`,
-    [userId, Number(acc.id)],
-  );
-  return Number(r.id);
-}
+const robotOf = (userId: number) => runningRobot(t, userId);
 
 describe('notifications', () => {
   it('a withdrawal tells when it is approved and paid, or rejected with the reason; once each', async () => {

@@ -5,7 +5,7 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPrefs } from '@lq/contracts';
-import { registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { registeredUserWithId, startTestApp, runningRobot, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { PushServiceStandIn } from '../../test/push-standin';
 import { deliverNotifications, type DeliveryChannels } from './delivery';
 import { pushChannel } from './push';
@@ -29,14 +29,7 @@ const pass = () => deliverNotifications(t.database.db, channels, { retryBaseSeco
 const subscribe = (u: RegisteredUser, body: unknown) => t.call('POST', '/user/api/notification/push/subscribe', { token: u.token, body });
 const prefs = async (u: RegisteredUser) => (await t.call('GET', '/user/api/notification/prefs', { token: u.token })).json<Envelope<NotificationPrefs>>().data;
 
-async function robotOf(userId: number): Promise<number> {
-  const [acc] = await t.database.exec<{ id: string }>(`insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', 'binance', 'main', 'abcd') returning id::text as id`, [userId]);
-  const [r] = await t.database.exec<{ id: string }>(
-    `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status) values ($1, $2, 'crypto', 'live', 'grid', 'ETHUSDT', '1m', '{}', 1000, 5, 'running') returning id::text as id`,
-    [userId, Number(acc.id)],
-  );
-  return Number(r.id);
-}
+const robotOf = (userId: number) => runningRobot(t, userId, 'ETHUSDT');
 async function stopByStrategy(robotId: number) {
   await t.database.exec(`update robots set status = 'stopped', stop_reason = 'halted: stopLoss', stopped_at = now() where id = $1`, [robotId]);
 }

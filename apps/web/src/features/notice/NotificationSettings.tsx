@@ -156,6 +156,12 @@ export default function NotificationSettings() {
   if (!data) return <Spinner label={tc('common.loading')} />;
   const since = data.telegram.linkedAt ? new Intl.DateTimeFormat(localeTag(locale), { dateStyle: 'medium' }).format(data.telegram.linkedAt) : '';
 
+  // The table's switch columns: each channel, and whether it can receive anything yet.
+  const channels: { channel: NotificationChannel; label: string; open: boolean }[] = [
+    { channel: 'email', label: t('settings.email'), open: true },
+    { channel: 'telegram', label: 'Telegram', open: linked },
+    { channel: 'push', label: t('settings.push'), open: data.push.devices > 0 },
+  ];
   return (
     <section className="card stack" aria-labelledby="ns-title" data-testid="notification-settings">
       <h2 id="ns-title" className="ns-title">{t('settings.title')}</h2>
@@ -188,9 +194,11 @@ export default function NotificationSettings() {
         <thead>
           <tr>
             <th scope="col">{t('settings.event')}</th>
-            <th scope="col">{t('settings.email')}</th>
-            <th scope="col">Telegram</th>
-            <th scope="col">{t('settings.push')}</th>
+            {channels.map((c) => (
+              <th key={c.channel} scope="col">
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -202,39 +210,19 @@ export default function NotificationSettings() {
                   {t(`settings.kind.${p.kind}`)}
                   {always ? <span className="nt-meta ns-note">{t('settings.alwaysMailed')}</span> : null}
                 </th>
-                <td>
-                  <label className="ns-cell">
-                    <input
-                    type="checkbox"
-                    aria-label={`${t(`settings.kind.${p.kind}`)}: ${t('settings.email')}`}
-                    checked={p.email}
-                    disabled={always || busy !== null}
-                    onChange={(e) => void toggle(p.kind, 'email', e.target.checked)}
-                  />
-                  </label>
-                </td>
-                <td>
-                  <label className="ns-cell">
-                    <input
-                    type="checkbox"
-                    aria-label={`${t(`settings.kind.${p.kind}`)}: Telegram`}
-                    checked={linked && p.telegram}
-                    disabled={!linked || busy !== null}
-                    onChange={(e) => void toggle(p.kind, 'telegram', e.target.checked)}
-                  />
-                  </label>
-                </td>
-                <td>
-                  <label className="ns-cell">
-                    <input
-                      type="checkbox"
-                      aria-label={`${t(`settings.kind.${p.kind}`)}: ${t('settings.push')}`}
-                      checked={data.push.devices > 0 && p.push}
-                      disabled={data.push.devices === 0 || busy !== null}
-                      onChange={(e) => void toggle(p.kind, 'push', e.target.checked)}
-                    />
-                  </label>
-                </td>
+                {channels.map((c) => (
+                  <td key={c.channel}>
+                    <label className="ns-cell">
+                      <input
+                        type="checkbox"
+                        aria-label={`${t(`settings.kind.${p.kind}`)}: ${c.label}`}
+                        checked={c.open && p[c.channel]}
+                        disabled={!c.open || (c.channel === 'email' && always) || busy !== null}
+                        onChange={(e) => void toggle(p.kind, c.channel, e.target.checked)}
+                      />
+                    </label>
+                  </td>
+                ))}
               </tr>
             );
           })}
