@@ -219,13 +219,18 @@ await section('referrals', async () =>
     payments: process.env.BENCH_REFERRAL_PAYMENTS ? Number(process.env.BENCH_REFERRAL_PAYMENTS) : undefined,
   }),
 );
-await section('notices', async () =>
-  (await import('../apps/server/src/notifications/bench')).benchNotices({
+await section('notices', async () => ({
+  robotEvents: await (await import('../apps/server/src/notifications/bench')).benchNotices({
     postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
     events: process.env.BENCH_NOTIFY_EVENTS ? Number(process.env.BENCH_NOTIFY_EVENTS) : undefined,
     seconds: process.env.BENCH_NOTIFY_SECONDS ? Number(process.env.BENCH_NOTIFY_SECONDS) : undefined,
   }),
-);
+  noticeFanOut: await (await import('../apps/server/src/notifications/fanout-bench')).benchFanOut({
+    postgresUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL,
+    audience: process.env.BENCH_FANOUT_USERS ? Number(process.env.BENCH_FANOUT_USERS) : undefined,
+    waitMinutes: process.env.BENCH_FANOUT_WAIT_MINUTES ? Number(process.env.BENCH_FANOUT_WAIT_MINUTES) : undefined,
+  }),
+}));
 clearInterval(trackRss);
 result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
 

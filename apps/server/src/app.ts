@@ -25,6 +25,7 @@ import './platform/deps';
 import { healthRoutes } from './platform/health';
 import { clientErrorHandler, installEnvelope, refuseControlCharacters, zodValidatorCompiler } from './platform/http';
 import { JobRegistry } from './platform/jobs';
+import { RequestGate, trackRequests } from './platform/yield';
 import { startMaintenanceJobs } from './platform/maintenance';
 import { loggerOptions } from './platform/logger';
 import { Mailer } from './platform/mail';
@@ -104,6 +105,8 @@ export async function buildApp(
   app.decorate('mailer', mailer);
   app.decorate('jobs', new JobRegistry());
   app.decorate('boss', undefined);
+  app.decorate('requests', new RequestGate());
+  trackRequests(app, app.requests);
   app.decorateRequest('auth', null);
 
   app.addHook('onClose', async () => {
@@ -207,7 +210,7 @@ export async function buildApp(
     await app.register(bridgePlugin, { db: database.db });
     await serveWeb(app, config.webDist);
 
-    if (options.jobs ?? true) app.boss = await app.jobs.start(database, app.log, runsWorker(config.ROLE));
+    if (options.jobs ?? true) app.boss = await app.jobs.start(database, app.log, runsWorker(config.ROLE), app.requests);
     await app.ready();
   } catch (err) {
     await app.close().catch(() => undefined);

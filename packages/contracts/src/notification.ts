@@ -10,7 +10,10 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
  * by a venue's refusal; robot.mt5Offline: paused because its MT5 terminal went offline;
  * withdraw.approved | paid | rejected | failed; deposit.credited (chain or card);
  * pack.renewalFailed: an auto-renewal could not be paid; pack.expiring: a pack without auto-renew
- * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired.
+ * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired;
+ * notice.published: a notice or news went live (opt-in; params.noticeId, category; the title in
+ * the reader's locale is added when it is sent). Notices are read on the notice page with their
+ * own badge, so this kind is sent to the channels but not listed in the centre.
  */
 export const NOTIFICATION_KINDS = [
   'robot.filled',
@@ -25,6 +28,7 @@ export const NOTIFICATION_KINDS = [
   'pack.renewalFailed',
   'pack.expiring',
   'account.frozen',
+  'notice.published',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -68,7 +72,10 @@ export const NOTIFICATION_CHANNELS = ['email', 'telegram', 'push'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 /** Kinds that are off on every channel until the user switches them on. */
-export const OPT_IN_KINDS: readonly NotificationKind[] = ['robot.filled'];
+export const OPT_IN_KINDS: readonly NotificationKind[] = ['robot.filled', 'notice.published'];
+
+/** Kinds sent to the channels only; the centre does not list them (they are read where they live). */
+export const CHANNEL_ONLY_KINDS: readonly NotificationKind[] = ['notice.published'];
 export const channelDefault = (kind: NotificationKind): boolean => !OPT_IN_KINDS.includes(kind);
 
 /**

@@ -1153,8 +1153,13 @@ export const notices = pgTable(
     publishAt: timestamp('publish_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The last user id the fan-out to notification channels has handed a row (migration 0038). */
+    fanoutCursor: bigint('fanout_cursor', { mode: 'number' }).notNull().default(0),
+    /** When the fan-out finished (set for notices live before 0038: they are not sent). */
+    fannedOutAt: timestamp('fanned_out_at', { withTimezone: true }),
   },
   (t) => [
+    index('notices_fanout_idx').on(t.publishAt).where(sql`${t.fannedOutAt} is null and ${t.status} = 'published'`),
     check('notices_category', sql`${t.category} in ('notice', 'news')`),
     check('notices_status', sql`${t.status} in ('draft', 'published', 'unpublished')`),
     check('notices_published_at', sql`${t.status} = 'draft' or ${t.publishAt} is not null`),
@@ -1229,12 +1234,15 @@ export const notificationPrefs = pgTable(
       .notNull()
       .references(() => users.id),
     kind: text('kind').notNull(),
-    /** email | telegram */
+    /** email | telegram | push */
     channel: text('channel').notNull(),
     enabled: boolean('enabled').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: 'notification_prefs_pkey', columns: [t.userId, t.kind, t.channel] })],
+  (t) => [
+    primaryKey({ name: 'notification_prefs_pkey', columns: [t.userId, t.kind, t.channel] }),
+    index('notification_prefs_kind_user_idx').on(t.kind, t.userId).where(sql`${t.enabled}`),
+  ],
 );
 
 /**

@@ -13,3 +13,5 @@ export const noticesPlugin = fp(
 );
 
 export { NOTICE_OPS } from './ops';
+/** Writing notices, for what publishes them besides ops (the console, tests and benches of other areas). */
+export { createNotice, publishNotice, setNoticeText, unpublishNotice } from './service';

@@ -50,7 +50,8 @@ export const NOTICE_OPS: OpsCommandSet = {
   notice:drop-text <id> --locale L            remove one locale's text (not en-US once published)
   notice:show <id>                            every text of a notice
   notice:publish <id> [--at 2026-12-01T09:00:00+08:00]
-                                              publish now, or at a time (scheduled until then)
+                                              publish now, or at a time (scheduled until then); when it goes
+                                              live it is sent to the users who switched new notices on (once)
   notice:unpublish <id>                       take it down (kept, with who read it)
   notice:pin <id> yes|no                      pinned notices come first
   notice:delete <id>                          delete a draft`,

@@ -1,4 +1,5 @@
-// Delivering notifications by e-mail and Telegram. A pass of the delivery job (jobs.ts):
+// Delivering notifications by e-mail, Telegram and Web Push. A pass of the delivery job (jobs.ts):
+//  0. fan out: notices gone live become a notification for each user who wants them (fanout.ts);
 //  1. expand: notifications not yet handed on (delivered_at null) get one delivery row per channel
 //     the user wants (preferences, else the kind's default; Telegram only to a linked chat), and
 //     delivered_at is set, in one statement;
@@ -7,10 +8,12 @@
 //     retried with a doubling backoff, or failed for good after MAX_ATTEMPTS or a refusal.
 // E-mail: the first attempt writes the mail_outbox row and keeps its id, so the outbox holds each
 // event once however many times SMTP is retried. Telegram: 403 (bot blocked) unlinks the chat.
-import { ALWAYS_MAILED_KINDS, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
+import { ALWAYS_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { Mailer } from '../platform/mail';
 import { withoutUrlSecrets } from '../platform/urls';
+import { noRequests, type Yielder } from '../platform/yield';
+import { fanOutNotices } from './fanout';
 import { classifyPushError, dropSubscription, markPushed, subscriptionsOf, type PushChannel } from './push';
 import { classifyTelegramError, unlinkChat, type SendFailure, type TelegramChannel } from './telegram';
 
@@ -34,6 +37,8 @@ export interface DeliveryOptions {
   retryBaseSeconds?: number;
   /** Deliveries claimed per pass. */
   batch?: number;
+  /** Requests this process answers, given way to before each statement (platform/yield.ts). */
+  requests?: Yielder;
 }
 
 type Runner = Pick<Database, 'execute'>;
@@ -43,8 +48,11 @@ export const retryDelaySeconds = (base: number, attempts: number) => Math.min(36
 
 const kindList = (kinds: readonly string[]) => sql.join(kinds.map((k) => sql`${k}`), sql`, `);
 
+/** Notifications handed on per statement (about 6 ms of the embedded database). */
+const EXPAND_CHUNK = 100;
+
 /** Step 1: hands undelivered notifications to their channels; answers how many it handed on. */
-export async function expandNotifications(db: Runner, limit = 2000): Promise<number> {
+export async function expandNotifications(db: Runner, limit = EXPAND_CHUNK): Promise<number> {
   const channels = sql.join(NOTIFICATION_CHANNELS.map((c) => sql`(${c})`), sql`, `);
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`with picked as (
@@ -90,7 +98,11 @@ async function claimDue(db: Runner, limit: number): Promise<Claimed[]> {
         returning d.notification_id, d.channel, d.attempts, d.mail_id
       )
       select c.notification_id::text as notification_id, n.user_id::text as user_id, c.channel, c.attempts, c.mail_id::text as mail_id,
-        n.kind, n.params, n.link, u.mail, u.locale, t.chat_id
+        n.kind, n.link, u.mail, u.locale, t.chat_id,
+        case when n.kind = 'notice.published' then n.params || jsonb_build_object('title', (
+          select coalesce(own.title, f.title) from notices live join notice_texts f on f.notice_id = live.id and f.locale = ${NOTICE_FALLBACK_LOCALE}
+          left join notice_texts own on own.notice_id = live.id and own.locale = u.locale
+          where live.id = (n.params->>'noticeId')::bigint and live.status = 'published')) else n.params end as params
       from claimed c join notifications n on n.id = c.notification_id join users u on u.id = n.user_id
       left join telegram_links t on t.user_id = n.user_id`),
   );
@@ -176,20 +188,41 @@ async function sendPush(db: Database, channels: DeliveryChannels, d: Claimed): P
 }
 
 export interface DeliveryPass {
+  /** Notification rows written for notices gone live (fanout.ts). */
+  fannedOut: number;
   handed: number;
   sent: number;
   retried: number;
   failed: number;
   skipped: number;
+  /** The pass claimed a whole batch: more may be due now (the job runs the next pass at once). */
+  full: boolean;
 }
 
-/** One pass: expand, then send what is due, PARALLEL at a time. */
+/** One pass: fan out notices gone live, expand, then send what is due, PARALLEL at a time. */
 export async function deliverNotifications(db: Database, channels: DeliveryChannels, options: DeliveryOptions = {}): Promise<DeliveryPass> {
   const base = options.retryBaseSeconds ?? 30;
-  const result: DeliveryPass = { handed: await expandNotifications(db), sent: 0, retried: 0, failed: 0, skipped: 0 };
-  const due = await claimDue(db, options.batch ?? 500);
+  const requests = options.requests ?? noRequests;
+  const batch = options.batch ?? 100;
+  const { written: fannedOut } = await fanOutNotices(db, { requests });
+  const result: DeliveryPass = { fannedOut, handed: 0, sent: 0, retried: 0, failed: 0, skipped: 0, full: false };
+  // Hand on about what this pass can send, in small statements.
+  for (let step = EXPAND_CHUNK; result.handed < batch * 2 && step === EXPAND_CHUNK; ) {
+    await requests.quiet();
+    step = await expandNotifications(db);
+    result.handed += step;
+  }
+  await requests.quiet();
+  const due = await claimDue(db, batch);
+  result.full = due.length === batch;
   const sendOne = async (d: Claimed) => {
     try {
+      // A notice taken down (or deleted) while its fan-out was being sent: the rest is not sent.
+      if (d.kind === 'notice.published' && d.params.title === null) {
+        result.skipped++;
+        await markFailure(db, d, { retry: false, unlink: true, error: 'notice no longer published' }, base);
+        return;
+      }
       if (d.channel === 'email') await sendMail(db, channels, d);
       else if (d.channel === 'push') {
         const outcome = await sendPush(db, channels, d);
@@ -224,6 +257,14 @@ export async function deliverNotifications(db: Database, channels: DeliveryChann
       else result.failed++;
     }
   };
-  for (let i = 0; i < due.length; i += PARALLEL) await Promise.all(due.slice(i, i + PARALLEL).map(sendOne));
+  // PARALLEL senders, each taking the next delivery when no request is waiting.
+  let next = 0;
+  const sender = async () => {
+    for (let i = next++; i < due.length; i = next++) {
+      await requests.quiet();
+      await sendOne(due[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, sender));
   return result;
 }

@@ -7,20 +7,29 @@ import { deliverNotifications, type DeliveryChannels } from './delivery';
 import type { TelegramChannel } from './telegram';
 
 export const DELIVER_QUEUE = 'notifications-deliver';
+/** How long one job keeps running full passes (well inside pg-boss's 15 min job expiry). */
+const BACKLOG_SECONDS = 60;
 
 export function startNotificationJobs(channels: DeliveryChannels, pollSeconds: number, webhook: { url: string; secret: string } | undefined) {
-  return async ({ boss, database, log, work }: JobContext): Promise<void> => {
+  return async ({ boss, database, log, work, requests }: JobContext): Promise<void> => {
     await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, policy: 'stately' });
     if (!work) return;
     if (channels.telegram && webhook) await setWebhook(channels.telegram, webhook, log);
     await boss.work(DELIVER_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+      // Passes back to back while they come back full (a backlog, a notice's fan-out), for up to
+      // BACKLOG_SECONDS; then the next job: at once if still full, else after the poll interval.
+      let full = false;
+      const until = Date.now() + BACKLOG_SECONDS * 1000;
       try {
-        const r = await deliverNotifications(database.db, channels);
-        if (r.sent > 0 || r.retried > 0 || r.failed > 0 || r.skipped > 0) log.info(r, 'notifications delivered');
+        do {
+          const r = await deliverNotifications(database.db, channels, { requests });
+          full = r.full;
+          if (r.sent > 0 || r.retried > 0 || r.failed > 0 || r.skipped > 0 || r.fannedOut > 0) log.info(r, 'notifications delivered');
+        } while (full && Date.now() < until);
       } catch (err) {
         log.warn({ err }, 'notification delivery pass failed; the next one tries again');
       }
-      await boss.send(DELIVER_QUEUE, {}, { startAfter: pollSeconds });
+      await boss.send(DELIVER_QUEUE, {}, full ? {} : { startAfter: pollSeconds });
     });
     await boss.schedule(DELIVER_QUEUE, '* * * * *');
     await boss.send(DELIVER_QUEUE, {});

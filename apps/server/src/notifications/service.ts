@@ -1,6 +1,7 @@
 // The notification centre: the caller's events, newest first (raised by the triggers of migration
-// 0035, one row per event), read state and the unread count.
-import { AppError, formatMoney, type NotificationItem, type NotificationKind, type NotificationList } from '@lq/contracts';
+// 0035, one row per event), read state and the unread count. Kinds sent to the channels only (new
+// notices: born read, read on the notice page) are not listed.
+import { AppError, CHANNEL_ONLY_KINDS, formatMoney, type NotificationItem, type NotificationKind, type NotificationList } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 
 type Runner = Pick<Database, 'execute'>;
@@ -40,11 +41,12 @@ export async function unreadNotificationsOf(db: Runner, userId: number): Promise
 
 export async function notificationListOf(db: Runner, userId: number, q: { unread?: 'true' | 'false'; page: number; size: number }): Promise<NotificationList> {
   const unreadOnly = q.unread === 'true' ? sql`and read_at is null` : sql``;
+  const listed = sql`and kind not in (${sql.join(CHANNEL_ONLY_KINDS.map((k) => sql`${k}`), sql`, `)})`;
   const rows = rowsOf<Row>(
     await db.execute(sql`select id::text as id, kind, params, link, created_at::text as created_at, read_at is not null as read
-      from notifications where user_id = ${userId} ${unreadOnly} order by id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+      from notifications where user_id = ${userId} ${listed} ${unreadOnly} order by id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
   );
-  const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from notifications where user_id = ${userId} ${unreadOnly}`));
+  const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from notifications where user_id = ${userId} ${listed} ${unreadOnly}`));
   return { list: rows.map(itemOf), total, unread: await unreadNotificationsOf(db, userId) };
 }
 

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { JobRegistry } from './jobs';
 import { derivedKey } from './key-files';
 import type { Mailer } from './mail';
+import type { RequestGate } from './yield';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +20,8 @@ declare module 'fastify' {
     jobs: JobRegistry;
     /** pg-boss, when started (see BuildOptions.jobs). */
     boss: PgBoss | undefined;
+    /** Requests in flight, which jobs moving many rows give way to (platform/yield.ts). */
+    requests: RequestGate;
   }
 }
 

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '@lq/db';
+import { noRequests, type Yielder } from './yield';
 
 /** What an area's job set-up gets: it creates its queues, and consumes them when `work`. */
 export interface JobContext {
@@ -9,6 +10,8 @@ export interface JobContext {
   log: FastifyBaseLogger;
   /** This process consumes jobs and runs schedules (ROLE worker/all). */
   work: boolean;
+  /** Waits while this process answers requests (bounded): for jobs that move many rows. */
+  requests: Yielder;
 }
 
 export type JobSetup = (ctx: JobContext) => Promise<void>;
@@ -33,7 +36,7 @@ export class JobRegistry {
    * pg-boss on our own database, PGlite or PostgreSQL alike: it runs its SQL through the handle's
    * `executeSql`, so on PGlite it shares the one connection of the data directory.
    */
-  async start(database: DatabaseHandle, log: FastifyBaseLogger, work: boolean): Promise<PgBoss> {
+  async start(database: DatabaseHandle, log: FastifyBaseLogger, work: boolean, requests: Yielder = noRequests): Promise<PgBoss> {
     const boss = new PgBoss({
       db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
       schema: 'pgboss',
@@ -42,7 +45,7 @@ export class JobRegistry {
     });
     boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
     await boss.start();
-    for (const { setup } of this.setups) await setup({ boss, database, log, work });
+    for (const { setup } of this.setups) await setup({ boss, database, log, work, requests });
     return boss;
   }
 }

@@ -247,6 +247,7 @@ export const enUS = {
   'notify.pack.renewalFailed': 'Auto-renewal failed: {amount} Lightning needed, {balance} in the balance',
   'notify.pack.expiring': 'A pack of yours expires on {date}: renew it in VIP and benefits to keep its seats or slots',
   'notify.account.frozen': 'Trading account {accountName} frozen: its seat expired',
+  'notify.notice.published': 'New notice: {title}',
   'robot.reason.user': 'Done by you',
   'robot.reason.mt5Offline': 'The MT5 terminal is offline',
   'robot.reason.insufficientFunds': 'Insufficient funds on the account',

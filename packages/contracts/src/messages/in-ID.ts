@@ -251,6 +251,7 @@ export const inID: Messages = {
   'notify.pack.renewalFailed': 'Perpanjangan otomatis gagal: perlu {amount} Lightning, saldo {balance}',
   'notify.pack.expiring': 'Paket Anda berakhir pada {date}: perpanjang di VIP dan manfaat agar kursi atau slotnya tetap',
   'notify.account.frozen': 'Akun trading {accountName} dibekukan: kursinya kedaluwarsa',
+  'notify.notice.published': 'Pengumuman baru: {title}',
   'robot.reason.user': 'Dilakukan oleh Anda',
   'robot.reason.mt5Offline': 'Terminal MT5 sedang offline',
   'robot.reason.insufficientFunds': 'Dana di akun tidak mencukupi',

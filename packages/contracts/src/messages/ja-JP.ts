@@ -250,6 +250,7 @@ export const jaJP: Messages = {
   'notify.pack.renewalFailed': '自動更新に失敗しました：{amount} Lightning が必要、残高 {balance}',
   'notify.pack.expiring': 'パックが {date} に期限切れになります：VIP と特典で更新するとシートや枠が残ります',
   'notify.account.frozen': '取引口座 {accountName} が凍結されました：シートの期限切れ',
+  'notify.notice.published': '新しいお知らせ：{title}',
   'robot.reason.user': 'ご自身の操作',
   'robot.reason.mt5Offline': 'MT5 ターミナルがオフラインです',
   'robot.reason.insufficientFunds': '口座の資金が不足しています',

@@ -243,6 +243,7 @@ export const thTH: Messages = {
   'notify.pack.renewalFailed': 'ต่ออายุอัตโนมัติไม่สำเร็จ: ต้องใช้ {amount} Lightning ยอดคงเหลือ {balance}',
   'notify.pack.expiring': 'แพ็กของคุณจะหมดอายุ {date}: ต่ออายุใน VIP และสิทธิประโยชน์เพื่อเก็บที่นั่งหรือช่องไว้',
   'notify.account.frozen': 'บัญชีเทรด {accountName} ถูกระงับ: ที่นั่งหมดอายุ',
+  'notify.notice.published': 'ประกาศใหม่: {title}',
   'robot.reason.user': 'ดำเนินการโดยคุณ',
   'robot.reason.mt5Offline': 'เทอร์มินัล MT5 ออฟไลน์',
   'robot.reason.insufficientFunds': 'เงินในบัญชีไม่เพียงพอ',

@@ -245,6 +245,7 @@ export const viVN: Messages = {
   'notify.pack.renewalFailed': 'Tự động gia hạn thất bại: cần {amount} Lightning, số dư {balance}',
   'notify.pack.expiring': 'Một gói của bạn hết hạn vào {date}: gia hạn trong VIP và quyền lợi để giữ suất hoặc lượt',
   'notify.account.frozen': 'Tài khoản giao dịch {accountName} bị đóng băng: suất đã hết hạn',
+  'notify.notice.published': 'Thông báo mới: {title}',
   'robot.reason.user': 'Do bạn thực hiện',
   'robot.reason.mt5Offline': 'Terminal MT5 đang ngoại tuyến',
   'robot.reason.insufficientFunds': 'Tài khoản không đủ tiền',

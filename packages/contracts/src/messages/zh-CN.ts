@@ -243,6 +243,7 @@ export const zhCN: Messages = {
   'notify.pack.renewalFailed': '自动续订失败：需要 {amount} Lightning，余额 {balance}',
   'notify.pack.expiring': '您的套餐将于 {date} 到期：请在 VIP 与权益中续订以保留席位或名额',
   'notify.account.frozen': '交易账户 {accountName} 已冻结：席位已到期',
+  'notify.notice.published': '新公告：{title}',
   'robot.reason.user': '由你操作',
   'robot.reason.mt5Offline': 'MT5 终端离线',
   'robot.reason.insufficientFunds': '账户资金不足',

@@ -243,6 +243,7 @@ export const zhTW: Messages = {
   'notify.pack.renewalFailed': '自動續訂失敗：需要 {amount} Lightning，餘額 {balance}',
   'notify.pack.expiring': '您的方案將於 {date} 到期：請在 VIP 與權益中續訂以保留席位或名額',
   'notify.account.frozen': '交易帳戶 {accountName} 已凍結：席位已到期',
+  'notify.notice.published': '新公告：{title}',
   'robot.reason.user': '由你操作',
   'robot.reason.mt5Offline': 'MT5 終端離線',
   'robot.reason.insufficientFunds': '帳戶資金不足',

@@ -1,6 +1,6 @@
 // Where notifications go (on the personal page): the Telegram chat, linked by a one-time deep link
 // opened in Telegram (the page polls until the bot has linked it) and unlinked any time, and a
-// switch per kind and channel; Web Push turned on per device. Robot fills are off until switched on; a failed renewal and a frozen
+// switch per kind and channel; Web Push turned on per device. Robot fills and new notices are off until switched on; a failed renewal and a frozen
 // account are always e-mailed.
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
