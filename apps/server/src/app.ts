@@ -24,6 +24,7 @@ import { runsWorker, type Config } from './platform/config';
 import './platform/deps';
 import { healthRoutes } from './platform/health';
 import { clientErrorHandler, installEnvelope, refuseControlCharacters, zodValidatorCompiler } from './platform/http';
+import { consolePlugin } from './console';
 import { JobRegistry } from './platform/jobs';
 import { RequestGate, trackRequests } from './platform/yield';
 import { startMaintenanceJobs } from './platform/maintenance';
@@ -208,6 +209,7 @@ export async function buildApp(
     await app.register(noticesPlugin);
     await app.register(notificationsPlugin);
     await app.register(bridgePlugin, { db: database.db });
+    await app.register(consolePlugin);
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true) app.boss = await app.jobs.start(database, app.log, runsWorker(config.ROLE), app.requests);

@@ -26,6 +26,9 @@ export const ERRORS = {
   OLD_PASSWORD_WRONG: { code: 'A0212', status: 422 },
   PASSWORDS_DIFFER: { code: 'A0213', status: 422 },
   PASSWORD_WEAK: { code: 'A0214', status: 422 },
+  // operators (console/api)
+  SECOND_FACTOR_REQUIRED: { code: 'A0215', status: 401 },
+  SECOND_FACTOR_INVALID: { code: 'A0216', status: 422 },
   // verification codes
   CODE_INVALID: { code: 'A0220', status: 422 },
   CODE_EXPIRED: { code: 'A0221', status: 422 },

@@ -25,3 +25,4 @@ export * from './ranking';
 export * from './rules';
 export * from './notice';
 export * from './notification';
+export * from './console';

@@ -1307,3 +1307,84 @@ export const pushSubscriptions = pgTable(
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
 );
+
+/** Operators (migration 0039): a role of their own, signing in to the console with a password and TOTP. */
+export const operators = pgTable(
+  'operators',
+  {
+    id: id(),
+    mail: text('mail').notNull(),
+    /** argon2id */
+    passwordHash: text('password_hash').notNull(),
+    /** The TOTP secret, sealed (console/totp.ts). */
+    totpSecret: text('totp_secret').notNull(),
+    /** The last TOTP time step accepted: a code is good once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_mail_key').on(t.mail)],
+);
+
+/** Recovery codes (SHA-256), each good once instead of a TOTP code. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_codes',
+  {
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: 'operator_recovery_codes_pkey', columns: [t.operatorId, t.codeHash] })],
+);
+
+/** Console sessions: bearer tokens (SHA-256), shorter than users', with the last second factor's time. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: id(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('operator_sessions_token_key').on(t.tokenHash)],
+);
+
+/** Every operator action, from the console and from `npm run ops`; append-only (triggers refuse the rest). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** console | ops */
+    source: text('source').notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' }).references(() => operators.id),
+    /** The operator's e-mail (console), or `ops:<system user>` (command line). */
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    objectType: text('object_type'),
+    objectId: text('object_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    /** The command's arguments or the request's body, secrets left out. */
+    detail: jsonb('detail'),
+    /** done | refused | failed */
+    outcome: text('outcome').notNull().default('done'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_object_idx').on(t.objectType, t.objectId),
+    check('audit_log_source', sql`${t.source} in ('console', 'ops')`),
+    check('audit_log_outcome', sql`${t.outcome} in ('done', 'refused', 'failed')`),
+  ],
+);

@@ -14,7 +14,7 @@ export const BENEFIT_OPS: OpsCommandSet = {
   commands: {
     'price:set': {
       args: -1,
-      async run(db, args, out) {
+      async run(db, args, out, _config, audit) {
         const { positional, values } = flags(args, ['note']);
         const [item, amountText] = positional;
         if (positional.length !== 2 || !item || !amountText) throw new OpsError('price:set <unlock|seat|slot> <amount> --note <text>', 2);
@@ -24,6 +24,7 @@ export const BENEFIT_OPS: OpsCommandSet = {
         const note = values.note?.trim();
         if (!note) throw new OpsError('--note is required: it is kept with the price as who changed it and why', 2);
         const before = await setPrice(db.db, item as BenefitItem, price, note);
+        audit?.object('price', item).change({ price: shown(before) }, { price: shown(price) });
         out(`${item}: ${shown(before)} → ${shown(price)} Lightning${item === 'unlock' ? '' : ' per month'}; purchases from now on pay it`);
       },
     },

@@ -78,6 +78,10 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   TOKEN_TTL_HOURS: positiveInt(24 * 7),
+  /** Lifetime of an operator's console session (shorter than users'). */
+  CONSOLE_SESSION_HOURS: positiveInt(8),
+  /** How long a second factor (TOTP or recovery code) keeps a console session allowed. */
+  CONSOLE_SECOND_FACTOR_MINUTES: positiveInt(60),
   /** How long an authenticated token stays in the in-process cache (0 disables it). */
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   TRUST_PROXY: bool(false),

@@ -1,6 +1,8 @@
 // `npm run ops`: the command runner. Each area declares its commands (`<area>/ops.ts`); ops/ puts
 // them together and dispatches here.
+import { userInfo } from 'node:os';
 import { openDatabase, type DatabaseHandle } from '@lq/db';
+import { AuditNote, recordAudit, redactedArgs } from './audit';
 import { loadConfig, type Config } from './config';
 
 export class OpsError extends Error {
@@ -17,7 +19,20 @@ export type OpsOut = (line: string) => void;
 export interface OpsCommand {
   /** Exact number of arguments; -1: the command checks them itself. */
   args: number;
-  run(db: DatabaseHandle, args: string[], out: OpsOut, config: Config): Promise<void>;
+  /** `audit` is written to the audit log when the command ends (done, refused or failed): a command names the object it changed and its values before and after. */
+  run(db: DatabaseHandle, args: string[], out: OpsOut, config: Config, audit?: AuditNote): Promise<void>;
+}
+
+/** Who runs a command: LQ_OPERATOR (an operator's e-mail) if set, else `ops:<system user>`. */
+function opsActor(env: Record<string, string | undefined>): string {
+  if (env.LQ_OPERATOR) return env.LQ_OPERATOR.trim().toLowerCase();
+  let user = env.USER ?? 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (some containers): the environment's USER
+  }
+  return `ops:${user}`;
 }
 
 /** An area's commands and the usage lines that describe them. */
@@ -59,6 +74,25 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
     return 2;
   }
   let db: DatabaseHandle | undefined;
+  const audit = new AuditNote();
+  // Every command is recorded, reads too (mail:last shows codes): who ran what, on what, with what result.
+  const record = async (outcome: 'done' | 'refused' | 'failed', error?: string) => {
+    if (!db) return;
+    const actor = opsActor(env);
+    const [op] = await db.exec<{ id: string }>(`select id::text as id from operators where mail = $1`, [actor]);
+    await recordAudit(db.db, {
+      source: 'ops',
+      operatorId: op ? Number(op.id) : null,
+      actor,
+      action: name,
+      objectType: audit.objectType,
+      objectId: audit.objectId,
+      before: audit.before,
+      after: audit.after,
+      detail: { args: redactedArgs(args), ...(error ? { error } : {}) },
+      outcome,
+    });
+  };
   try {
     const config = loadConfig(env);
     db = await openDatabase({
@@ -66,12 +100,16 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
       databaseUrl: config.DATABASE_URL,
       pgliteMode: 'auto',
     });
-    await command.run(db, args, out, config);
+    await command.run(db, args, out, config, audit);
+    await record('done');
     return 0;
   } catch (e) {
     // A failed query's own error (drizzle wraps it) says what the database refused.
     const cause = (e as Error).cause instanceof Error ? ` (${((e as Error).cause as Error).message})` : '';
     err(`${name}: ${(e as Error).message}${cause}`);
+    await record(e instanceof OpsError ? 'refused' : 'failed', `${(e as Error).message}${cause}`.slice(0, 500)).catch((auditErr: unknown) =>
+      err(`${name}: could not be written to the audit log: ${(auditErr as Error).message}`),
+    );
     return e instanceof OpsError ? e.exitCode : 1;
   } finally {
     await db?.close();

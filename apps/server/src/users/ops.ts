@@ -22,12 +22,12 @@ export const USER_OPS: OpsCommandSet = {
     },
     'user:set-level': {
       args: 2,
-      async run(db, [email, level], out) {
+      async run(db, [email, level], out, _config, audit) {
         if (!(USER_LEVELS as readonly string[]).includes(level)) {
           throw new OpsError(`level must be one of ${USER_LEVELS.join(', ')} (got "${level}")`, 2);
         }
         // The change is kept with its time (user_level_changes), as the daily VIP computation keeps its own.
-        const rows = await db.exec<{ mail: string }>(
+        const rows = await db.exec<{ id: string; mail: string; from_level: string }>(
           `with changed as (
              update users u set user_level = $2, updated_at = now() from users o
               where u.mail = $1 and o.id = u.id returning u.id, u.mail, o.user_level as from_level
@@ -35,10 +35,11 @@ export const USER_OPS: OpsCommandSet = {
              insert into user_level_changes (user_id, from_level, to_level, reason)
              select id, from_level, $2, 'operator' from changed where from_level <> $2
            )
-           select mail from changed`,
+           select id::text as id, mail, from_level from changed`,
           [email.trim().toLowerCase(), level],
         );
         if (rows.length === 0) throw new OpsError(`no user with e-mail ${email}`);
+        audit?.object('user', rows[0].id).change({ level: rows[0].from_level }, { level });
         out(`${rows[0].mail}: level ${level}`);
       },
     },

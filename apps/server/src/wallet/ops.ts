@@ -11,7 +11,7 @@ export const WALLET_OPS: OpsCommandSet = {
   commands: {
     'wallet:adjust': {
       args: -1,
-      async run(db, args, out) {
+      async run(db, args, out, _config, audit) {
         const { positional, values } = flags(args, ['wallet', 'reason', 'key']);
         const [email, amountText] = positional;
         if (positional.length !== 2 || !email || !amountText) throw new OpsError('wallet:adjust <email> <amount> --wallet <balance|rebate> --reason <text> --key <key>', 2);
@@ -24,9 +24,12 @@ export const WALLET_OPS: OpsCommandSet = {
         const key = values.key?.trim();
         if (!key) throw new OpsError('--key is required (any text unique to this adjustment): typing the command twice then moves the money once', 2);
         const userId = await userIdByMail(db, email);
+        audit?.object('user', userId);
         try {
+          const before = (await userBalances(db.db, userId))[wallet];
           const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, key });
           const after = (await userBalances(db.db, userId))[wallet];
+          audit?.change({ wallet, available: formatMoney(before.available) }, { wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed });
           const verb = amount > 0n ? 'credited' : 'debited';
           out(
             entry.replayed

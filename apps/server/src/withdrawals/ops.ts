@@ -63,25 +63,28 @@ export const WITHDRAW_OPS: OpsCommandSet = {
     },
     'withdraw:approve': {
       args: 1,
-      async run(db, [idText], out) {
+      async run(db, [idText], out, _config, audit) {
+        audit?.object('withdrawal', idOf(idText)).change({ status: 'reviewing' }, { status: 'processing' });
         const w = await asOps(() => approveWithdrawal(db.db, idOf(idText)));
         out(`withdrawal ${w.id} approved: ${w.amount} USDT to ${w.address} (${w.network}) is now processing`);
       },
     },
     'withdraw:reject': {
       args: -1,
-      async run(db, args, out) {
+      async run(db, args, out, _config, audit) {
         const { positional, values } = flags(args, ['reason']);
         if (positional.length !== 1) throw new OpsError('withdraw:reject <id> --reason <text>', 2);
         const reason = values.reason?.trim();
         if (!reason) throw new OpsError('--reason is required: the user reads it on the withdrawal', 2);
+        audit?.object('withdrawal', idOf(positional[0])).change({ status: 'reviewing' }, { status: 'rejected', reason });
         const w = await asOps(() => rejectWithdrawal(db.db, idOf(positional[0]), reason));
         out(`withdrawal ${w.id} rejected: ${w.total} released to the user's balance wallet; reason: ${reason}`);
       },
     },
     'withdraw:paid': {
       args: 2,
-      async run(db, [idText, hash], out, config) {
+      async run(db, [idText, hash], out, config, audit) {
+        audit?.object('withdrawal', idOf(idText)).change({ status: 'processing' }, { status: 'completed', txHash: hash });
         const r = await asOps(() => recordManualPayout(db.db, payoutChainsOf(config), idOf(idText), hash));
         out(
           r.state === 'completed'

@@ -16,6 +16,8 @@ export const enUS = {
   'errors.UNAUTHENTICATED': 'Please log in',
   'errors.FORBIDDEN': 'You are not allowed to do this',
   'errors.LOGIN_FAILED': 'E-mail or password is wrong',
+  'errors.SECOND_FACTOR_REQUIRED': 'Enter the code from your authenticator app to continue',
+  'errors.SECOND_FACTOR_INVALID': 'The code is wrong, expired or already used',
   'errors.LOGIN_LOCKED': 'Too many failed logins, please try again in {minutes} minutes',
   'errors.OLD_PASSWORD_WRONG': 'The current password is wrong',
   'errors.PASSWORDS_DIFFER': 'The two passwords differ',

@@ -16,6 +16,8 @@ export const inID: Messages = {
   'errors.UNAUTHENTICATED': 'Silakan masuk',
   'errors.FORBIDDEN': 'Anda tidak diizinkan melakukan tindakan ini',
   'errors.LOGIN_FAILED': 'Email atau kata sandi salah',
+  'errors.SECOND_FACTOR_REQUIRED': 'Masukkan kode dari aplikasi autentikator untuk melanjutkan',
+  'errors.SECOND_FACTOR_INVALID': 'Kode salah, kedaluwarsa, atau sudah dipakai',
   'errors.LOGIN_LOCKED':
     'Terlalu banyak percobaan masuk yang gagal, coba lagi dalam {minutes} menit',
   'errors.OLD_PASSWORD_WRONG': 'Kata sandi saat ini salah',

@@ -16,6 +16,8 @@ export const jaJP: Messages = {
   'errors.UNAUTHENTICATED': 'ログインしてください',
   'errors.FORBIDDEN': 'この操作を行う権限がありません',
   'errors.LOGIN_FAILED': 'メールアドレスまたはパスワードが違います',
+  'errors.SECOND_FACTOR_REQUIRED': '続けるには認証アプリのコードを入力してください',
+  'errors.SECOND_FACTOR_INVALID': 'コードが間違っているか、期限切れか、使用済みです',
   'errors.LOGIN_LOCKED': 'ログインの失敗が多すぎます。{minutes} 分後に再試行してください',
   'errors.OLD_PASSWORD_WRONG': '現在のパスワードが違います',
   'errors.PASSWORDS_DIFFER': '2 つのパスワードが一致しません',

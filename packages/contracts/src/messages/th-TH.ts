@@ -16,6 +16,8 @@ export const thTH: Messages = {
   'errors.UNAUTHENTICATED': 'กรุณาเข้าสู่ระบบ',
   'errors.FORBIDDEN': 'คุณไม่มีสิทธิ์ทำรายการนี้',
   'errors.LOGIN_FAILED': 'อีเมลหรือรหัสผ่านไม่ถูกต้อง',
+  'errors.SECOND_FACTOR_REQUIRED': 'กรอกรหัสจากแอปยืนยันตัวตนเพื่อดำเนินการต่อ',
+  'errors.SECOND_FACTOR_INVALID': 'รหัสไม่ถูกต้อง หมดอายุ หรือถูกใช้ไปแล้ว',
   'errors.LOGIN_LOCKED': 'เข้าสู่ระบบผิดพลาดหลายครั้งเกินไป กรุณาลองใหม่ใน {minutes} นาที',
   'errors.OLD_PASSWORD_WRONG': 'รหัสผ่านปัจจุบันไม่ถูกต้อง',
   'errors.PASSWORDS_DIFFER': 'รหัสผ่านทั้งสองไม่ตรงกัน',

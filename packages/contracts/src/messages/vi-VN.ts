@@ -16,6 +16,8 @@ export const viVN: Messages = {
   'errors.UNAUTHENTICATED': 'Vui lòng đăng nhập',
   'errors.FORBIDDEN': 'Bạn không có quyền thực hiện thao tác này',
   'errors.LOGIN_FAILED': 'E-mail hoặc mật khẩu không đúng',
+  'errors.SECOND_FACTOR_REQUIRED': 'Nhập mã từ ứng dụng xác thực để tiếp tục',
+  'errors.SECOND_FACTOR_INVALID': 'Mã sai, đã hết hạn hoặc đã được dùng',
   'errors.LOGIN_LOCKED': 'Đăng nhập sai quá nhiều lần, vui lòng thử lại sau {minutes} phút',
   'errors.OLD_PASSWORD_WRONG': 'Mật khẩu hiện tại không đúng',
   'errors.PASSWORDS_DIFFER': 'Hai mật khẩu không khớp',

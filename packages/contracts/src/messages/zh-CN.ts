@@ -16,6 +16,8 @@ export const zhCN: Messages = {
   'errors.UNAUTHENTICATED': '请先登录',
   'errors.FORBIDDEN': '您没有权限执行此操作',
   'errors.LOGIN_FAILED': '邮箱或密码错误',
+  'errors.SECOND_FACTOR_REQUIRED': '请输入验证器 App 中的验证码以继续',
+  'errors.SECOND_FACTOR_INVALID': '验证码错误、已过期或已使用过',
   'errors.LOGIN_LOCKED': '登录失败次数过多，请于 {minutes} 分钟后再试',
   'errors.OLD_PASSWORD_WRONG': '当前密码错误',
   'errors.PASSWORDS_DIFFER': '两次输入的密码不一致',

@@ -16,6 +16,8 @@ export const zhTW: Messages = {
   'errors.UNAUTHENTICATED': '請先登入',
   'errors.FORBIDDEN': '您沒有權限執行此操作',
   'errors.LOGIN_FAILED': '信箱或密碼錯誤',
+  'errors.SECOND_FACTOR_REQUIRED': '請輸入驗證器 App 中的驗證碼以繼續',
+  'errors.SECOND_FACTOR_INVALID': '驗證碼錯誤、已過期或已使用過',
   'errors.LOGIN_LOCKED': '登入失敗次數過多，請於 {minutes} 分鐘後再試',
   'errors.OLD_PASSWORD_WRONG': '目前密碼錯誤',
   'errors.PASSWORDS_DIFFER': '兩次輸入的密碼不一致',

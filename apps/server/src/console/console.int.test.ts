@@ -1,0 +1,178 @@
+// The console's operators and audit log on a real app and database: operators added by
+// `npm run ops`, signing in with a password and a TOTP code (each good once) or a recovery code
+// (used up); every console route walked from the route table — refused to a user (403), to nobody
+// (401) and to an operator without a fresh second factor (401 A0215); an audit row for every
+// console action and every ops command, with before and after; the database refusing UPDATE,
+// DELETE and TRUNCATE of audit rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditList, ConsoleMe, ConsoleSession } from '@lq/contracts';
+import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { runOps } from '../ops';
+import { totpCode } from './totp';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ shareSocket: true, env: { AUTH_CACHE_MS: '0' } });
+});
+afterAll(() => t?.close());
+
+async function ops(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { DATA_DIR: t.dataDir, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}), LQ_OPERATOR: '' };
+  const code = await runOps(argv, env, (l) => out.push(l), (l) => err.push(l));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+let opCounter = 0;
+/** A new operator through ops, with what operator:add printed. */
+async function newOperator() {
+  const mail = `op${++opCounter}.${Date.now()}@lightning-quant.example`;
+  const r = await ops('operator:add', mail);
+  expect(r.code).toBe(0);
+  const password = /password:\s+(\S+)/.exec(r.out)![1];
+  const secret = /TOTP secret:\s+(\S+)/.exec(r.out)![1];
+  const recovery = [...r.out.matchAll(/^\s+([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})$/gm)].map((m) => m[1]);
+  expect(r.out).toMatch(/otpauth:\/\/totp\/.+secret=/);
+  return { mail, password, secret, recovery };
+}
+
+const login = async (mail: string, password: string) => t.call('POST', '/console/api/login', { body: { userMail: mail, password } });
+
+async function signedIn(withSecondFactor = true) {
+  const op = await newOperator();
+  const res = await login(op.mail, op.password);
+  expect(res.statusCode).toBe(200);
+  const session = res.json<Envelope<ConsoleSession>>().data;
+  expect(session.secondFactorUntil).toBeNull();
+  if (withSecondFactor) {
+    const proved = await t.call('POST', '/console/api/second-factor', { token: session.token, body: { code: totpCode(op.mail, op.secret) } });
+    expect(proved.statusCode).toBe(200);
+  }
+  return { ...op, token: session.token };
+}
+
+const auditCount = async () => (await t.database.exec<{ n: number }>('select count(*)::int as n from audit_log'))[0].n;
+
+describe('operators', () => {
+  it('sign in with a password, then a TOTP code that works once, or a recovery code that is used up', async () => {
+    const op = await newOperator();
+    expect(op.recovery).toHaveLength(10);
+    expect((await login(op.mail, 'wrong-password')).json<Envelope<null>>().code).toBe('A0210');
+    const session = (await login(op.mail, op.password)).json<Envelope<ConsoleSession>>().data;
+    // Before the second factor: me answers, the audit log does not.
+    const me = (await t.call('GET', '/console/api/me', { token: session.token })).json<Envelope<ConsoleMe>>().data;
+    expect(me).toMatchObject({ mail: op.mail, secondFactorUntil: null, recoveryCodesLeft: 10 });
+    const early = await t.call('GET', '/console/api/audit', { token: session.token });
+    expect(early.statusCode).toBe(401);
+    expect(early.json<Envelope<null>>().code).toBe('A0215');
+
+    expect((await t.call('POST', '/console/api/second-factor', { token: session.token, body: { code: '000000' } })).json<Envelope<null>>().code).toBe('A0216');
+    const code = totpCode(op.mail, op.secret);
+    const proved = await t.call('POST', '/console/api/second-factor', { token: session.token, body: { code } });
+    expect(proved.statusCode).toBe(200);
+    expect(proved.json<Envelope<{ secondFactorUntil: number }>>().data.secondFactorUntil).toBeGreaterThan(Date.now() + 59 * 60_000);
+    expect((await t.call('GET', '/console/api/audit', { token: session.token })).statusCode).toBe(200);
+
+    // The same code again (another session, as a thief with it would try): refused.
+    const other = (await login(op.mail, op.password)).json<Envelope<ConsoleSession>>().data;
+    expect((await t.call('POST', '/console/api/second-factor', { token: other.token, body: { code } })).json<Envelope<null>>().code).toBe('A0216');
+    // A recovery code works once, in any form of dashes and case.
+    const rc = op.recovery[0];
+    expect((await t.call('POST', '/console/api/second-factor', { token: other.token, body: { recoveryCode: rc.toLowerCase().replace(/-/g, '') } })).statusCode).toBe(200);
+    const third = (await login(op.mail, op.password)).json<Envelope<ConsoleSession>>().data;
+    expect((await t.call('POST', '/console/api/second-factor', { token: third.token, body: { recoveryCode: rc } })).json<Envelope<null>>().code).toBe('A0216');
+    expect((await t.call('GET', '/console/api/me', { token: third.token })).json<Envelope<ConsoleMe>>().data.recoveryCodesLeft).toBe(9);
+
+    // Logout ends the session; a disabled operator cannot sign in and their sessions end.
+    expect((await t.call('POST', '/console/api/logout', { token: third.token })).statusCode).toBe(200);
+    expect((await t.call('GET', '/console/api/me', { token: third.token })).statusCode).toBe(401);
+    expect((await ops('operator:disable', op.mail)).code).toBe(0);
+    expect((await t.call('GET', '/console/api/me', { token: session.token })).statusCode).toBe(401);
+    expect((await login(op.mail, op.password)).json<Envelope<null>>().code).toBe('A0210');
+    expect((await ops('operator:list')).out).toContain(op.mail);
+  });
+
+  it('a second factor gets stale: the session asks for a new one', async () => {
+    const op = await signedIn();
+    await t.database.exec(`update operator_sessions set second_factor_at = now() - interval '61 minutes' where operator_id = (select id from operators where mail = $1)`, [op.mail]);
+    expect((await t.call('GET', '/console/api/audit', { token: op.token })).json<Envelope<null>>().code).toBe('A0215');
+  });
+
+  it('every console route refuses users, strangers and operators without a fresh second factor (walked from the route table)', async () => {
+    // Logout last: it ends the half-signed-in session the walk uses.
+    const routes = [...t.app.consoleRouteTable].sort((a, b) => Number(a.url.endsWith('/logout')) - Number(b.url.endsWith('/logout')));
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['POST /console/api/login', 'GET /console/api/audit']));
+    const user = await registerUser(t);
+    const half = await signedIn(false);
+    for (const route of routes) {
+      if (route.public) continue;
+      const what = `${route.method} ${route.url}`;
+      const asUser = await t.call(route.method as 'GET', route.url, { token: user.token, body: route.method === 'GET' ? undefined : {} });
+      expect(asUser.statusCode, `${what} as a user`).toBe(403);
+      const asNobody = await t.call(route.method as 'GET', route.url, { body: route.method === 'GET' ? undefined : {} });
+      expect(asNobody.statusCode, `${what} without a token`).toBe(401);
+      const asHalf = await t.call(route.method as 'GET', route.url, { token: half.token, body: route.method === 'GET' ? undefined : {} });
+      if (route.preSecondFactor) expect(asHalf.json<Envelope<null>>().code, `${what} before the second factor`).not.toBe('A0215');
+      else expect([asHalf.statusCode, asHalf.json<Envelope<null>>().code], `${what} before the second factor`).toEqual([401, 'A0215']);
+    }
+  });
+});
+
+describe('the audit log', () => {
+  it('has a row for every console action (each route that acts has its call here, so a new one cannot slip through)', async () => {
+    const op = await signedIn();
+    const acts: Record<string, () => Promise<unknown>> = {
+      'POST /console/api/login': () => login(op.mail, op.password),
+      'POST /console/api/second-factor': () => t.call('POST', '/console/api/second-factor', { token: op.token, body: { recoveryCode: op.recovery[1] } }),
+      'GET /console/api/audit/export': () => t.call('GET', '/console/api/audit/export?action=console', { token: op.token }),
+      'POST /console/api/logout': async () => {
+        const s = (await login(op.mail, op.password)).json<Envelope<ConsoleSession>>().data;
+        return t.call('POST', '/console/api/logout', { token: s.token });
+      },
+    };
+    // Reads that change nothing and are not recorded.
+    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit']);
+    for (const route of t.app.consoleRouteTable) {
+      const key = `${route.method} ${route.url}`;
+      if (reads.has(key)) continue;
+      expect(acts[key], `no audit check for ${key}: add one`).toBeDefined();
+      const before = await auditCount();
+      const res = (await acts[key]()) as { statusCode: number };
+      expect(res.statusCode, key).toBe(200);
+      expect(await auditCount(), `${key} wrote no audit row`).toBeGreaterThan(before);
+    }
+    const list = (await t.call('GET', `/console/api/audit?actor=${encodeURIComponent(op.mail)}&source=console&sort=at`, { token: op.token })).json<Envelope<AuditList>>().data;
+    expect(list.list.map((i) => i.action)).toEqual(expect.arrayContaining(['console.login', 'console.secondFactor', 'console.audit.export', 'console.logout']));
+    expect(list.list[0].at).toBeLessThanOrEqual(list.list.at(-1)!.at);
+    const csv = await t.call('GET', `/console/api/audit/export?actor=${encodeURIComponent(op.mail)}`, { token: op.token });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[0]).toBe('id,at,source,actor,action,object_type,object_id,before,after,detail,outcome');
+    expect(csv.body).toContain('console.secondFactor');
+  });
+
+  it('records every ops command with who ran it, the object and its values before and after', async () => {
+    const u = await registerUser(t);
+    const before = await auditCount();
+    expect((await ops('user:set-level', u.mail, 'VIP2')).code).toBe(0);
+    expect((await ops('user:set-level', u.mail, 'NOPE')).code).toBe(2);
+    expect((await ops('user:list')).code).toBe(0);
+    const rows = await t.database.exec<{ source: string; actor: string; action: string; object_type: string; before: unknown; after: unknown; outcome: string; detail: { args: string[] } }>(
+      'select source, actor, action, object_type, before, after, outcome, detail from audit_log where id > (select max(id) - 3 from audit_log) order by id',
+    );
+    expect(await auditCount()).toBe(before + 3);
+    expect(rows[0]).toMatchObject({ source: 'ops', action: 'user:set-level', object_type: 'user', before: { level: 'none' }, after: { level: 'VIP2' }, outcome: 'done' });
+    expect(rows[0].actor).toMatch(/^ops:/);
+    expect(rows[1]).toMatchObject({ action: 'user:set-level', outcome: 'refused' });
+    expect(rows[2]).toMatchObject({ action: 'user:list', outcome: 'done', detail: { args: [] } });
+  });
+
+  it('cannot be changed or removed: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
+    await ops('user:list');
+    const n = await auditCount();
+    await expect(t.database.exec(`update audit_log set actor = 'someone else'`)).rejects.toThrow(/append-only/);
+    await expect(t.database.exec(`delete from audit_log`)).rejects.toThrow(/append-only/);
+    await expect(t.database.exec(`truncate audit_log`)).rejects.toThrow(/append-only/);
+    expect(await auditCount()).toBe(n);
+  });
+});

@@ -1,0 +1,163 @@
+// `console/api/...`: the operators' API, its own prefix with its own guard. Every route is guarded:
+// a user's token is refused (403), no operator session 401, and an operator without a fresh second
+// factor 401 A0215 — except the routes marked `preSecondFactor` (login, proving the factor, who am
+// I, logout). Every route that acts writes its audit row (console source).
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError, auditList, auditQuery, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, envelopeOf } from '@lq/contracts';
+import { z } from 'zod';
+import { recordAudit } from '../platform/audit';
+import { tokenFromHeader } from '../platform/auth';
+import type { PlatformDeps } from '../platform/deps';
+import { bearerAuth, errorResponses, ok } from '../platform/http';
+import { perIpLimit } from '../platform/limits';
+import { auditCsvOf, auditListOf } from './audit';
+import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
+
+const tags = ['console'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operator: OperatorAuth | null;
+  }
+  interface FastifyContextConfig {
+    /** Open before the second factor (login, proving it, me, logout). */
+    preSecondFactor?: boolean;
+    /** Open without a session at all (login). */
+    public?: boolean;
+  }
+}
+
+/** Method and URL of every console route, as registered (the tests walk them all). */
+export type ConsoleRouteTable = { method: string; url: string; public: boolean; preSecondFactor: boolean }[];
+
+export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: ConsoleRouteTable): void {
+  app.decorateRequest('operator', null);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      table.push({ method, url: route.url, public: route.config?.public === true, preSecondFactor: route.config?.preSecondFactor === true });
+    }
+  });
+  // The guard of every route under the prefix, before the body is even read or checked.
+  app.addHook('onRequest', async (req) => {
+    const config = req.routeOptions.config;
+    if (config.public) return;
+    const token = tokenFromHeader(req.headers.authorization);
+    const auth = token ? await operatorOfToken(deps.db, token) : null;
+    if (!auth) {
+      // A user's valid token: known, but not an operator.
+      if (token && (await deps.sessions.authenticate(token))) throw new AppError('FORBIDDEN');
+      throw new AppError('UNAUTHENTICATED');
+    }
+    req.operator = auth;
+    if (config.preSecondFactor) return;
+    const until = secondFactorUntil(auth, deps.config);
+    if (!until || until.getTime() <= Date.now()) throw new AppError('SECOND_FACTOR_REQUIRED');
+  });
+
+  const audit = (req: FastifyRequest, action: string, extra: { objectType?: string; objectId?: string | number; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' } = {}) =>
+    recordAudit(deps.db, { source: 'console', operatorId: req.operator?.operatorId ?? null, actor: req.operator?.mail ?? 'unknown', action, ...extra });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const sessionOf = (auth: Pick<OperatorAuth, 'expiresAt' | 'secondFactorAt'>, token: string) => ({
+    token,
+    expiresAt: auth.expiresAt.getTime(),
+    secondFactorUntil: secondFactorUntil(auth, deps.config)?.getTime() ?? null,
+  });
+
+  r.post(
+    '/login',
+    {
+      schema: { tags, summary: 'An operator signs in with e-mail and password; the session can only prove the second factor until it has', body: consoleLoginBody, response: { 200: envelopeOf(consoleSession), ...errorResponses } },
+      config: { public: true, ...perIpLimit(deps.config.LOGIN_RATE_PER_MINUTE) },
+    },
+    async (req) => {
+      try {
+        const s = await operatorLogin(deps.db, deps.config, req.body.userMail, req.body.password, req.ip, req.headers['user-agent']);
+        await recordAudit(deps.db, { source: 'console', operatorId: s.operatorId, actor: s.mail, action: 'console.login', objectType: 'operator', objectId: s.operatorId, detail: { ip: req.ip } });
+        return ok(req, sessionOf({ expiresAt: s.expiresAt, secondFactorAt: null }, s.token));
+      } catch (err) {
+        if (err instanceof AppError) {
+          await recordAudit(deps.db, { source: 'console', actor: req.body.userMail.trim().toLowerCase(), action: 'console.login', detail: { ip: req.ip, error: err.errorName }, outcome: 'refused' });
+        }
+        throw err;
+      }
+    },
+  );
+
+  r.post(
+    '/second-factor',
+    {
+      schema: { tags, summary: 'Proves the second factor: a TOTP code (each good once) or a recovery code (used up)', security: bearerAuth, body: consoleSecondFactorBody, response: { 200: envelopeOf(consoleSession.omit({ token: true })), ...errorResponses } },
+      config: { preSecondFactor: true },
+    },
+    async (req) => {
+      const auth = req.operator!;
+      try {
+        const how = await proveSecondFactor(deps.db, deps.config, auth, req.body);
+        await audit(req, 'console.secondFactor', { objectType: 'operator', objectId: auth.operatorId, detail: { how } });
+      } catch (err) {
+        await audit(req, 'console.secondFactor', { objectType: 'operator', objectId: auth.operatorId, detail: { how: req.body.code ? 'totp' : 'recovery' }, outcome: 'refused' });
+        throw err;
+      }
+      const { token: _token, ...session } = sessionOf(auth, '');
+      return ok(req, session);
+    },
+  );
+
+  r.get(
+    '/me',
+    {
+      schema: { tags, summary: 'The signed-in operator, the session’s end and how long its second factor holds', security: bearerAuth, response: { 200: envelopeOf(consoleMe), ...errorResponses } },
+      config: { preSecondFactor: true },
+    },
+    async (req) => {
+      const auth = req.operator!;
+      return ok(req, {
+        id: auth.operatorId,
+        mail: auth.mail,
+        expiresAt: auth.expiresAt.getTime(),
+        secondFactorUntil: secondFactorUntil(auth, deps.config)?.getTime() ?? null,
+        recoveryCodesLeft: await recoveryCodesLeft(deps.db, auth.operatorId),
+      });
+    },
+  );
+
+  r.post(
+    '/logout',
+    {
+      schema: { tags, summary: 'Ends the session', security: bearerAuth, response: { 200: envelopeOf(z.null()), ...errorResponses } },
+      config: { preSecondFactor: true },
+    },
+    async (req) => {
+      await operatorLogout(deps.db, req.operator!);
+      await audit(req, 'console.logout', { objectType: 'operator', objectId: req.operator!.operatorId });
+      return ok(req, null);
+    },
+  );
+
+  r.get(
+    '/audit',
+    {
+      schema: { tags, summary: 'The audit log: filtered, sorted and paged on the server', security: bearerAuth, querystring: auditQuery, response: { 200: envelopeOf(auditList), ...errorResponses } },
+    },
+    async (req) => ok(req, await auditListOf(deps.db, req.query)),
+  );
+
+  r.get(
+    '/audit/export',
+    {
+      schema: { tags, summary: 'The audit log with the same filters as CSV (UTF-8); the export itself is recorded', security: bearerAuth, querystring: auditQuery, response: { ...errorResponses } },
+    },
+    async (req, reply) => {
+      const { page: _p, size: _s, ...filters } = req.query;
+      await audit(req, 'console.audit.export', { detail: filters });
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit-log.csv"')
+        .send(Readable.from(auditCsvOf(deps.db, filters)) as never); // a file, not an envelope
+    },
+  );
+}

@@ -1,0 +1,189 @@
+// Operators and their console sessions. An operator is added from the command line (ops.ts) with a
+// generated password, a TOTP secret and recovery codes, shown once. Signing in gives a session
+// (CONSOLE_SESSION_HOURS) that may do nothing but prove the second factor until it has; a second
+// factor keeps it allowed for CONSOLE_SECOND_FACTOR_MINUTES. Five wrong passwords lock the
+// operator for 15 minutes.
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { AppError } from '@lq/contracts';
+import { rowsOf, sql, type Database } from '@lq/db';
+import type { Config } from '../platform/config';
+import { newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep } from './totp';
+
+type Runner = Pick<Database, 'execute'>;
+
+const LOCK_AFTER = 5;
+const LOCK_MINUTES = 15;
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export class OperatorError extends Error {}
+
+export interface NewOperator {
+  id: number;
+  mail: string;
+  password: string;
+  totpUri: string;
+  totpSecret: string;
+  recoveryCodes: string[];
+}
+
+/** A random password of 20 characters from an unambiguous alphabet (about 115 bits). */
+function newPassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  return Array.from(randomBytes(20), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+async function storeRecoveryCodes(db: Runner, operatorId: number): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  await db.execute(sql`delete from operator_recovery_codes where operator_id = ${operatorId}`);
+  for (const c of codes) await db.execute(sql`insert into operator_recovery_codes (operator_id, code_hash) values (${operatorId}, ${recoveryHash(c)})`);
+  return codes;
+}
+
+export async function addOperator(db: Database, config: Config, mailIn: string): Promise<NewOperator> {
+  const mail = mailIn.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(mail)) throw new OperatorError(`not an e-mail address: "${mailIn}"`);
+  const password = newPassword();
+  const totp = newTotp(mail);
+  const passwordHash = await hash(password, { algorithm: 2 });
+  const [row] = rowsOf<{ id: string }>(
+    await db.execute(sql`insert into operators (mail, password_hash, totp_secret) values (${mail}, ${passwordHash}, ${sealSecret(config, totp.base32)})
+      on conflict (mail) do nothing returning id::text as id`),
+  );
+  if (!row) throw new OperatorError(`${mail} is an operator already (operator:reset gives new credentials)`);
+  const recoveryCodes = await storeRecoveryCodes(db, Number(row.id));
+  return { id: Number(row.id), mail, password, totpUri: totp.uri, totpSecret: totp.base32, recoveryCodes };
+}
+
+/** New password, TOTP secret and recovery codes (a lost phone); every session of the operator ends. */
+export async function resetOperator(db: Database, config: Config, mailIn: string): Promise<NewOperator> {
+  const mail = mailIn.trim().toLowerCase();
+  const password = newPassword();
+  const totp = newTotp(mail);
+  const passwordHash = await hash(password, { algorithm: 2 });
+  const [row] = rowsOf<{ id: string }>(
+    await db.execute(sql`update operators set password_hash = ${passwordHash}, totp_secret = ${sealSecret(config, totp.base32)}, totp_last_step = 0,
+      failed_logins = 0, locked_until = null, disabled_at = null where mail = ${mail} returning id::text as id`),
+  );
+  if (!row) throw new OperatorError(`no operator ${mail}`);
+  await db.execute(sql`update operator_sessions set revoked_at = now() where operator_id = ${Number(row.id)} and revoked_at is null`);
+  const recoveryCodes = await storeRecoveryCodes(db, Number(row.id));
+  return { id: Number(row.id), mail, password, totpUri: totp.uri, totpSecret: totp.base32, recoveryCodes };
+}
+
+/** Disables (or enables again) an operator; disabling ends their sessions. */
+export async function setOperatorDisabled(db: Database, mailIn: string, disabled: boolean): Promise<number> {
+  const mail = mailIn.trim().toLowerCase();
+  const [row] = rowsOf<{ id: string }>(
+    await db.execute(sql`update operators set disabled_at = ${disabled ? sql`now()` : sql`null`} where mail = ${mail} returning id::text as id`),
+  );
+  if (!row) throw new OperatorError(`no operator ${mail}`);
+  if (disabled) await db.execute(sql`update operator_sessions set revoked_at = now() where operator_id = ${Number(row.id)} and revoked_at is null`);
+  return Number(row.id);
+}
+
+export async function listOperators(db: Runner) {
+  return rowsOf<{ id: string; mail: string; created_at: string; disabled: boolean; last_login: string | null; recovery_left: number }>(
+    await db.execute(sql`select o.id::text as id, o.mail, o.created_at::text as created_at, o.disabled_at is not null as disabled,
+        (select max(s.created_at)::text from operator_sessions s where s.operator_id = o.id) as last_login,
+        (select count(*)::int from operator_recovery_codes r where r.operator_id = o.id and r.used_at is null) as recovery_left
+      from operators o order by o.id`),
+  );
+}
+
+// ---------------------------------------------------------------- sessions
+
+export interface OperatorAuth {
+  sessionId: number;
+  operatorId: number;
+  mail: string;
+  expiresAt: Date;
+  secondFactorAt: Date | null;
+}
+
+/** Checks the password; answers a new session (no second factor yet), or LOGIN_FAILED / LOGIN_LOCKED. */
+export async function operatorLogin(db: Runner, config: Config, mailIn: string, password: string, ip: string, userAgent: string | undefined) {
+  const mail = mailIn.trim().toLowerCase();
+  const [op] = rowsOf<{ id: string; password_hash: string; disabled: boolean; locked_minutes: number | null }>(
+    await db.execute(sql`select id::text as id, password_hash, disabled_at is not null as disabled,
+        case when locked_until > now() then ceil(extract(epoch from locked_until - now()) / 60)::int end as locked_minutes
+      from operators where mail = ${mail}`),
+  );
+  if (op?.locked_minutes) throw new AppError('LOGIN_LOCKED', { minutes: op.locked_minutes });
+  // A hash is checked whoever asks, so an unknown address takes as long as a known one.
+  const good = await verify(op?.password_hash ?? (await dummyHash()), password).catch(() => false);
+  if (!op || !good || op.disabled) {
+    if (op)
+      await db.execute(sql`update operators set
+          locked_until = case when failed_logins + 1 >= ${LOCK_AFTER} then now() + make_interval(mins => ${LOCK_MINUTES}) else locked_until end,
+          failed_logins = case when failed_logins + 1 >= ${LOCK_AFTER} then 0 else failed_logins + 1 end
+        where id = ${Number(op.id)}`);
+    throw new AppError('LOGIN_FAILED', {}, 'password');
+  }
+  await db.execute(sql`update operators set failed_logins = 0 where id = ${Number(op.id)}`);
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + config.CONSOLE_SESSION_HOURS * 3_600_000);
+  await db.execute(sql`insert into operator_sessions (operator_id, token_hash, expires_at, ip, user_agent)
+    values (${Number(op.id)}, ${tokenHash(token)}, ${expiresAt.toISOString()}::timestamptz, ${ip}, ${userAgent?.slice(0, 300) ?? null})`);
+  return { operatorId: Number(op.id), mail, token, expiresAt };
+}
+
+// A hash of a random password, checked against when the address is unknown.
+let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hash(randomBytes(16).toString('hex'), { algorithm: 2 }));
+
+export async function operatorOfToken(db: Runner, token: string): Promise<OperatorAuth | null> {
+  const [row] = rowsOf<{ session_id: string; operator_id: string; mail: string; expires_at: string; second_factor_at: string | null }>(
+    await db.execute(sql`select s.id::text as session_id, o.id::text as operator_id, o.mail, s.expires_at::text as expires_at, s.second_factor_at::text as second_factor_at
+      from operator_sessions s join operators o on o.id = s.operator_id
+      where s.token_hash = ${tokenHash(token)} and s.revoked_at is null and s.expires_at > now() and o.disabled_at is null`),
+  );
+  if (!row) return null;
+  return {
+    sessionId: Number(row.session_id),
+    operatorId: Number(row.operator_id),
+    mail: row.mail,
+    expiresAt: new Date(row.expires_at),
+    secondFactorAt: row.second_factor_at ? new Date(row.second_factor_at) : null,
+  };
+}
+
+/** Until when the session's second factor allows console actions, or null. */
+export const secondFactorUntil = (auth: Pick<OperatorAuth, 'secondFactorAt' | 'expiresAt'>, config: Config): Date | null =>
+  auth.secondFactorAt ? new Date(Math.min(auth.secondFactorAt.getTime() + config.CONSOLE_SECOND_FACTOR_MINUTES * 60_000, auth.expiresAt.getTime())) : null;
+
+/**
+ * Proves the second factor: a TOTP code of a step after the last one accepted (taken in the same
+ * statement, so a code replayed at once loses), or an unused recovery code (used up). 422
+ * SECOND_FACTOR_INVALID otherwise.
+ */
+export async function proveSecondFactor(db: Runner, config: Config, auth: OperatorAuth, proof: { code?: string; recoveryCode?: string }): Promise<'totp' | 'recovery'> {
+  let how: 'totp' | 'recovery' | null = null;
+  if (proof.code) {
+    const [op] = rowsOf<{ totp_secret: string }>(await db.execute(sql`select totp_secret from operators where id = ${auth.operatorId}`));
+    const step = op ? totpStep(auth.mail, openSecret(config, op.totp_secret), proof.code) : null;
+    if (step !== null) {
+      const taken = rowsOf(await db.execute(sql`update operators set totp_last_step = ${step} where id = ${auth.operatorId} and totp_last_step < ${step} returning id`));
+      if (taken.length === 1) how = 'totp';
+    }
+  } else if (proof.recoveryCode) {
+    const used = rowsOf(
+      await db.execute(sql`update operator_recovery_codes set used_at = now()
+        where operator_id = ${auth.operatorId} and code_hash = ${recoveryHash(proof.recoveryCode)} and used_at is null returning operator_id`),
+    );
+    if (used.length === 1) how = 'recovery';
+  }
+  if (!how) throw new AppError('SECOND_FACTOR_INVALID', {}, proof.code ? 'code' : 'recoveryCode');
+  await db.execute(sql`update operator_sessions set second_factor_at = now() where id = ${auth.sessionId}`);
+  auth.secondFactorAt = new Date();
+  return how;
+}
+
+export async function operatorLogout(db: Runner, auth: OperatorAuth): Promise<void> {
+  await db.execute(sql`update operator_sessions set revoked_at = now() where id = ${auth.sessionId}`);
+}
+
+export async function recoveryCodesLeft(db: Runner, operatorId: number): Promise<number> {
+  const [r] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from operator_recovery_codes where operator_id = ${operatorId} and used_at is null`));
+  return r.n;
+}

@@ -1,0 +1,82 @@
+// The operator console's API (`console/api/...`, issue 32): operators sign in with a password, then
+// a second factor (TOTP, RFC 6238, or a one-time recovery code); every action is in the audit log.
+import { z } from 'zod';
+import { userMail } from './user';
+
+/** POST console/api/login */
+export const consoleLoginBody = z.strictObject({
+  userMail,
+  password: z.string({ error: 'validation.invalidType' }).min(1, { error: 'validation.required' }).max(128, { error: 'validation.tooLong' }),
+});
+export type ConsoleLoginBody = z.input<typeof consoleLoginBody>;
+
+export const consoleSession = z.object({
+  token: z.string(),
+  /** When the session ends (ms). */
+  expiresAt: z.number(),
+  /** Until when the last second factor allows console actions (ms); null: none yet. */
+  secondFactorUntil: z.number().nullable(),
+});
+export type ConsoleSession = z.infer<typeof consoleSession>;
+
+/** POST console/api/second-factor: the authenticator's 6 digits, or one recovery code. */
+export const consoleSecondFactorBody = z
+  .strictObject({
+    code: z.string({ error: 'validation.invalidType' }).regex(/^\d{6}$/, { error: 'validation.invalidFormat' }).optional(),
+    recoveryCode: z
+      .string({ error: 'validation.invalidType' })
+      .regex(/^[A-Za-z0-9]{4}-?[A-Za-z0-9]{4}-?[A-Za-z0-9]{4}$/, { error: 'validation.invalidFormat' })
+      .optional(),
+  })
+  .refine((b) => (b.code === undefined) !== (b.recoveryCode === undefined), { error: 'validation.required', path: ['code'] });
+export type ConsoleSecondFactorBody = z.input<typeof consoleSecondFactorBody>;
+
+/** GET console/api/me */
+export const consoleMe = z.object({
+  id: z.number(),
+  mail: z.string(),
+  expiresAt: z.number(),
+  secondFactorUntil: z.number().nullable(),
+  /** Recovery codes not used yet. */
+  recoveryCodesLeft: z.number(),
+});
+export type ConsoleMe = z.infer<typeof consoleMe>;
+
+export const AUDIT_SOURCES = ['console', 'ops'] as const;
+export const AUDIT_OUTCOMES = ['done', 'refused', 'failed'] as const;
+export const AUDIT_PAGE_SIZE_MAX = 100;
+const isoTime = z.iso.datetime({ offset: true, error: 'validation.invalidFormat' });
+
+/** GET console/api/audit (and audit/export, without paging): filters, paging and sort, applied on the server. */
+export const auditQuery = z.strictObject({
+  actor: z.string().max(200).optional(),
+  action: z.string().max(100).optional(),
+  objectType: z.string().max(50).optional(),
+  objectId: z.string().max(100).optional(),
+  source: z.enum(AUDIT_SOURCES, { error: 'validation.invalidOption' }).optional(),
+  outcome: z.enum(AUDIT_OUTCOMES, { error: 'validation.invalidOption' }).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  sort: z.enum(['at', '-at'], { error: 'validation.invalidOption' }).default('-at'),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(AUDIT_PAGE_SIZE_MAX).default(50),
+});
+export type AuditQuery = z.input<typeof auditQuery>;
+
+export const auditItem = z.object({
+  id: z.number(),
+  at: z.number(),
+  source: z.enum(AUDIT_SOURCES),
+  actor: z.string(),
+  action: z.string(),
+  objectType: z.string().nullable(),
+  objectId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  detail: z.unknown(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+});
+export type AuditItem = z.infer<typeof auditItem>;
+
+export const auditList = z.object({ list: z.array(auditItem), total: z.number() });
+export type AuditList = z.infer<typeof auditList>;
