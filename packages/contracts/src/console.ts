@@ -1,7 +1,9 @@
 // The operator console's API (`console/api/...`, issue 32): operators sign in with a password, then
 // a second factor (TOTP, RFC 6238, or a one-time recovery code); every action is in the audit log.
 import { z } from 'zod';
+import { USER_LEVELS } from './constants';
 import { userMail } from './user';
+import { idempotencyKey, moneyAmount, WALLETS } from './wallet';
 
 /** POST console/api/login */
 export const consoleLoginBody = z.strictObject({
@@ -80,3 +82,67 @@ export type AuditItem = z.infer<typeof auditItem>;
 
 export const auditList = z.object({ list: z.array(auditItem), total: z.number() });
 export type AuditList = z.infer<typeof auditList>;
+
+// ---------------------------------------------------------------- dashboard and users (slice 2)
+
+/** GET console/api/dashboard: the business at a glance (amounts in Lightning, 6 decimals). */
+export const consoleDashboard = z.object({
+  users: z.object({ total: z.number(), today: z.number() }),
+  deposits: z.object({ pending: z.number(), creditedToday: z.string() }),
+  withdrawals: z.object({ waiting: z.number(), waitingAmount: z.string() }),
+  robots: z.object({ running: z.number() }),
+  jobs: z.object({ failedToday: z.number() }),
+  revenue: z.object({ today: z.string() }),
+  /** The platform's day the figures count from (ms) and its timezone. */
+  dayStart: z.number(),
+  timezone: z.string(),
+});
+export type ConsoleDashboard = z.infer<typeof consoleDashboard>;
+
+export const CONSOLE_USER_SORTS = ['id', '-id', 'mail', '-mail', 'balance', '-balance'] as const;
+
+/** GET console/api/users: search (e-mail or user code, contains), level, sort and page on the server. */
+export const consoleUsersQuery = z.strictObject({
+  q: z.string().trim().max(200).optional(),
+  level: z.enum(USER_LEVELS, { error: 'validation.invalidOption' }).optional(),
+  sort: z.enum(CONSOLE_USER_SORTS, { error: 'validation.invalidOption' }).default('-id'),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ConsoleUsersQuery = z.input<typeof consoleUsersQuery>;
+
+export const consoleUserItem = z.object({
+  id: z.number(),
+  mail: z.string(),
+  userCode: z.string(),
+  level: z.enum(USER_LEVELS),
+  country: z.string(),
+  createdAt: z.number(),
+  balance: z.string(),
+  rebate: z.string(),
+  robotsRunning: z.number(),
+});
+export type ConsoleUserItem = z.infer<typeof consoleUserItem>;
+export const consoleUserList = z.object({ list: z.array(consoleUserItem), total: z.number() });
+export type ConsoleUserList = z.infer<typeof consoleUserList>;
+
+const reason = z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(500, { error: 'validation.tooLong' });
+
+/** POST console/api/users/level */
+export const consoleLevelBody = z.strictObject({
+  userId: z.number({ error: 'validation.invalidType' }).int().positive(),
+  level: z.enum(USER_LEVELS, { error: 'validation.invalidOption' }),
+  reason,
+});
+export type ConsoleLevelBody = z.input<typeof consoleLevelBody>;
+
+/** POST console/api/users/adjust: a credit or debit of a user wallet, with the reason the user's records show. */
+export const consoleAdjustBody = z.strictObject({
+  userId: z.number({ error: 'validation.invalidType' }).int().positive(),
+  wallet: z.enum(WALLETS, { error: 'validation.invalidOption' }),
+  direction: z.enum(['credit', 'debit'], { error: 'validation.invalidOption' }),
+  amount: moneyAmount,
+  reason,
+  idempotencyKey,
+});
+export type ConsoleAdjustBody = z.input<typeof consoleAdjustBody>;

@@ -5,8 +5,9 @@
 // console action and every ops command, with before and after; the database refusing UPDATE,
 // DELETE and TRUNCATE of audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditList, ConsoleMe, ConsoleSession } from '@lq/contracts';
-import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import type { AuditList, ConsoleDashboard, ConsoleMe, ConsoleSession, ConsoleUserList } from '@lq/contracts';
+import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { verifyLedger } from '../wallet';
 import { runOps } from '../ops';
 import { totpCode } from './totp';
 
@@ -119,6 +120,43 @@ describe('operators', () => {
   });
 });
 
+describe('dashboard and users', () => {
+  it('shows the day’s figures, finds users, sets a level and adjusts a wallet — each with its reason and its audit row', async () => {
+    const op = await signedIn();
+    const u = await registeredUserWithId(t);
+    const dash = (await t.call('GET', '/console/api/dashboard', { token: op.token })).json<Envelope<ConsoleDashboard>>().data;
+    expect(dash.users.total).toBeGreaterThanOrEqual(1);
+    expect(dash.users.today).toBeGreaterThanOrEqual(1);
+    expect(dash.revenue.today).toMatch(/^\d+\.\d{6}$/);
+
+    const found = (await t.call('GET', `/console/api/users?q=${encodeURIComponent(u.mail.slice(0, 12))}&sort=-id`, { token: op.token })).json<Envelope<ConsoleUserList>>().data;
+    expect(found.list.map((x) => x.id)).toContain(u.id);
+    expect((await t.call('GET', '/console/api/users?sort=sideways', { token: op.token })).statusCode).toBe(422);
+
+    const level = await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: u.id, level: 'VIP3', reason: 'partner programme' } });
+    expect(level.json<Envelope<{ from: string; to: string }>>().data).toMatchObject({ from: 'none', to: 'VIP3' });
+    expect((await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: u.id, level: 'VIP3', reason: '' } })).statusCode).toBe(422);
+    expect((await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: 99_999_999, level: 'VIP3', reason: 'x' } })).statusCode).toBe(404);
+
+    const credit = { userId: u.id, wallet: 'balance', direction: 'credit', amount: '25.5', reason: 'goodwill for the outage', idempotencyKey: 'goodwill-0001' };
+    const first = (await t.call('POST', '/console/api/users/adjust', { token: op.token, body: credit })).json<Envelope<{ entryId: number; replayed: boolean; available: string }>>().data;
+    expect(first).toMatchObject({ replayed: false, available: '25.500000' });
+    // The same key again: the same entry, nothing moved twice; with another amount: refused.
+    expect((await t.call('POST', '/console/api/users/adjust', { token: op.token, body: credit })).json<Envelope<{ entryId: number; replayed: boolean }>>().data).toMatchObject({ entryId: first.entryId, replayed: true });
+    expect((await t.call('POST', '/console/api/users/adjust', { token: op.token, body: { ...credit, amount: '26' } })).json<Envelope<null>>().code).toBe('A0350');
+    const overdraw = await t.call('POST', '/console/api/users/adjust', { token: op.token, body: { ...credit, direction: 'debit', amount: '100', idempotencyKey: 'overdraw-0001' } });
+    expect(overdraw.json<Envelope<null>>().code).toBe('A0310');
+
+    const rows = await t.database.exec<{ action: string; before: unknown; after: unknown; detail: { reason: string } }>(
+      `select action, before, after, detail from audit_log where object_type = 'user' and object_id = $1 and source = 'console' order by id`,
+      [String(u.id)],
+    );
+    expect(rows[0]).toMatchObject({ action: 'users.level', before: { level: 'none' }, after: { level: 'VIP3' }, detail: { reason: 'partner programme' } });
+    expect(rows[1]).toMatchObject({ action: 'users.adjust', before: { wallet: 'balance', available: '0.000000' }, after: { wallet: 'balance', available: '25.500000' }, detail: { reason: 'goodwill for the outage' } });
+    expect(await verifyLedger(t.database.db)).toEqual([]);
+  });
+});
+
 describe('the audit log', () => {
   it('has a row for every console action (each route that acts has its call here, so a new one cannot slip through)', async () => {
     const op = await signedIn();
@@ -131,8 +169,12 @@ describe('the audit log', () => {
         return t.call('POST', '/console/api/logout', { token: s.token });
       },
     };
+    const target = await registeredUserWithId(t);
+    acts['POST /console/api/users/level'] = () => t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: target.id, level: 'VIP1', reason: 'audit walk' } });
+    acts['POST /console/api/users/adjust'] = () =>
+      t.call('POST', '/console/api/users/adjust', { token: op.token, body: { userId: target.id, wallet: 'balance', direction: 'credit', amount: '1', reason: 'audit walk', idempotencyKey: 'audit-walk-1' } });
     // Reads that change nothing and are not recorded.
-    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit']);
+    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit', 'GET /console/api/dashboard', 'GET /console/api/users']);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;
       if (reads.has(key)) continue;
@@ -149,6 +191,7 @@ describe('the audit log', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.split('\r\n')[0]).toBe('id,at,source,actor,action,object_type,object_id,before,after,detail,outcome');
     expect(csv.body).toContain('console.secondFactor');
+    expect(await verifyLedger(t.database.db)).toEqual([]);
   });
 
   it('records every ops command with who ran it, the object and its values before and after', async () => {

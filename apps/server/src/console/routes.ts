@@ -5,14 +5,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, auditList, auditQuery, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, envelopeOf } from '@lq/contracts';
+import { AppError, auditList, auditQuery, consoleAdjustBody, consoleDashboard, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../platform/audit';
 import { tokenFromHeader } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
+import { setUserLevel } from '../users';
+import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, userBalances } from '../wallet';
 import { auditCsvOf, auditListOf } from './audit';
+import { consoleUsersOf, dashboardOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
 
 const tags = ['console'];
@@ -160,4 +163,61 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
         .send(Readable.from(auditCsvOf(deps.db, filters)) as never); // a file, not an envelope
     },
   );
+
+  r.get(
+    '/dashboard',
+    {
+      schema: { tags, summary: 'Users, deposits, withdrawals waiting, robots running, failing jobs and revenue of the platform’s day', security: bearerAuth, response: { 200: envelopeOf(consoleDashboard), ...errorResponses } },
+    },
+    async (req) => ok(req, await dashboardOf(deps.db, deps.config.PLATFORM_TIMEZONE)),
+  );
+
+  r.get(
+    '/users',
+    {
+      schema: { tags, summary: 'Users searched (e-mail, user code or id), filtered by level, sorted and paged on the server, with balances and robots running', security: bearerAuth, querystring: consoleUsersQuery, response: { 200: envelopeOf(consoleUserList), ...errorResponses } },
+    },
+    async (req) => ok(req, await consoleUsersOf(deps.db, req.query)),
+  );
+
+  r.post(
+    '/users/level',
+    {
+      schema: { tags, summary: 'Sets a user’s level (kept in the level history), with the reason (in the audit log)', security: bearerAuth, body: consoleLevelBody, response: { 200: envelopeOf(z.object({ userId: z.number(), from: z.string(), to: z.string() })), ...errorResponses } },
+    },
+    async (req) => {
+      const changed = await setUserLevel(deps.db, { id: req.body.userId }, req.body.level);
+      if (!changed) throw new AppError('NOT_FOUND', {}, 'userId');
+      await recordAuditChange(req, 'users.level', changed.id, { level: changed.fromLevel }, { level: req.body.level }, req.body.reason);
+      return ok(req, { userId: changed.id, from: changed.fromLevel, to: req.body.level });
+    },
+  );
+
+  r.post(
+    '/users/adjust',
+    {
+      schema: { tags, summary: 'Credits or debits a user wallet against the platform’s adjustments account (one ledger entry per idempotency key), with the reason the user’s records show', security: bearerAuth, body: consoleAdjustBody, response: { 200: envelopeOf(z.object({ entryId: z.number(), replayed: z.boolean(), available: z.string() })), ...errorResponses } },
+    },
+    async (req) => {
+      const b = req.body;
+      const micro = parseMoney(b.amount)!;
+      const amount = b.direction === 'credit' ? micro : -micro;
+      const before = (await userBalances(deps.db, b.userId))[b.wallet];
+      try {
+        // The key is the operator's: two operators' keys never meet.
+        const entry = await adjustWallet(deps.db, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: `console:${req.operator!.operatorId}:${b.idempotencyKey}` });
+        const after = (await userBalances(deps.db, b.userId))[b.wallet];
+        await recordAuditChange(req, 'users.adjust', b.userId, { wallet: b.wallet, available: formatMoney(before.available) }, { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed }, b.reason);
+        return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available) });
+      } catch (e) {
+        if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
+        if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+        throw e;
+      }
+    },
+  );
+
+  function recordAuditChange(req: FastifyRequest, action: string, userId: number, before: unknown, after: unknown, reason: string) {
+    return recordAudit(deps.db, { source: 'console', operatorId: req.operator!.operatorId, actor: req.operator!.mail, action, objectType: 'user', objectId: userId, before, after, detail: { reason } });
+  }
 }

@@ -1,6 +1,7 @@
 // Operator commands of the users area (wired into `npm run ops` by ops/).
-import { USER_LEVELS } from '@lq/contracts';
+import { USER_LEVELS, type UserLevel } from '@lq/contracts';
 import { OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { setUserLevel } from './service';
 
 export const USER_OPS: OpsCommandSet = {
   usage: `  user:list                                   list users (newest first)
@@ -26,21 +27,10 @@ export const USER_OPS: OpsCommandSet = {
         if (!(USER_LEVELS as readonly string[]).includes(level)) {
           throw new OpsError(`level must be one of ${USER_LEVELS.join(', ')} (got "${level}")`, 2);
         }
-        // The change is kept with its time (user_level_changes), as the daily VIP computation keeps its own.
-        const rows = await db.exec<{ id: string; mail: string; from_level: string }>(
-          `with changed as (
-             update users u set user_level = $2, updated_at = now() from users o
-              where u.mail = $1 and o.id = u.id returning u.id, u.mail, o.user_level as from_level
-           ), kept as (
-             insert into user_level_changes (user_id, from_level, to_level, reason)
-             select id, from_level, $2, 'operator' from changed where from_level <> $2
-           )
-           select id::text as id, mail, from_level from changed`,
-          [email.trim().toLowerCase(), level],
-        );
-        if (rows.length === 0) throw new OpsError(`no user with e-mail ${email}`);
-        audit?.object('user', rows[0].id).change({ level: rows[0].from_level }, { level });
-        out(`${rows[0].mail}: level ${level}`);
+        const changed = await setUserLevel(db.db, { mail: email }, level as UserLevel);
+        if (!changed) throw new OpsError(`no user with e-mail ${email}`);
+        audit?.object('user', changed.id).change({ level: changed.fromLevel }, { level });
+        out(`${changed.mail}: level ${level}`);
       },
     },
     'mail:last': {

@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, sql, type SQL } from '@lq/db';
+import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, rowsOf, sql, type SQL } from '@lq/db';
 import {
   AppError,
   CODE_LENGTH,
@@ -15,6 +15,7 @@ import {
   type CodeType,
   type Locale,
   type UserInfo,
+  type UserLevel,
 } from '@lq/contracts';
 import { loginAttempts, users, verificationCodes, type Database, type UserRow } from '@lq/db';
 import type { AuthContext, AuthUser } from '../platform/auth';
@@ -541,4 +542,24 @@ export function checkSelectableDataSource(type: string) {
   const source = DATA_SOURCES.find((s) => s.type === type);
   if (!source) throw new AppError('DATA_SOURCE_UNKNOWN', {}, 'type');
   if (!source.isOpen) throw new AppError('MARKET_NOT_OPEN', {}, 'type');
+}
+
+/**
+ * An operator's change of a user's level, kept with its time (user_level_changes, reason
+ * 'operator'; the operator's own words go to the audit log), as the daily VIP computation keeps
+ * its own. Null: no such user.
+ */
+export async function setUserLevel(db: Database, who: { id: number } | { mail: string }, level: UserLevel) {
+  const match = 'id' in who ? sql`u.id = ${who.id}` : sql`u.mail = ${who.mail.trim().toLowerCase()}`;
+  const [row] = rowsOf<{ id: string; mail: string; from_level: UserLevel }>(
+    await db.execute(sql`with changed as (
+        update users u set user_level = ${level}, updated_at = now() from users o
+         where ${match} and o.id = u.id returning u.id, u.mail, o.user_level as from_level
+      ), kept as (
+        insert into user_level_changes (user_id, from_level, to_level, reason)
+        select id, from_level, ${level}, 'operator' from changed where from_level <> ${level}
+      )
+      select id::text as id, mail, from_level from changed`),
+  );
+  return row ? { id: Number(row.id), mail: row.mail, fromLevel: row.from_level } : null;
 }

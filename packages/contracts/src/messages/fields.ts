@@ -6,6 +6,10 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    userId: 'User',
+    level: 'Level',
+    wallet: 'Wallet',
+    direction: 'Credit or debit',
     action: 'Action',
     actor: 'Operator',
     objectId: 'Object ID',
@@ -128,6 +132,10 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    userId: '用戶',
+    level: '等級',
+    wallet: '錢包',
+    direction: '入帳或扣款',
     action: '操作',
     actor: '操作員',
     objectId: '對象編號',
@@ -250,6 +258,10 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    userId: '用户',
+    level: '等级',
+    wallet: '钱包',
+    direction: '入账或扣款',
     action: '操作',
     actor: '操作员',
     objectId: '对象编号',
@@ -372,6 +384,10 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    userId: 'ผู้ใช้',
+    level: 'ระดับ',
+    wallet: 'กระเป๋าเงิน',
+    direction: 'เพิ่มหรือหักยอด',
     action: 'การกระทำ',
     actor: 'ผู้ดูแล',
     objectId: 'รหัสรายการ',
@@ -494,6 +510,10 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    userId: 'Người dùng',
+    level: 'Cấp độ',
+    wallet: 'Ví',
+    direction: 'Cộng hoặc trừ',
     action: 'Thao tác',
     actor: 'Người vận hành',
     objectId: 'Mã đối tượng',
@@ -616,6 +636,10 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    userId: 'ユーザー',
+    level: 'レベル',
+    wallet: 'ウォレット',
+    direction: '入金または出金',
     action: '操作',
     actor: 'オペレーター',
     objectId: '対象 ID',
@@ -738,6 +762,10 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    userId: 'Pengguna',
+    level: 'Level',
+    wallet: 'Dompet',
+    direction: 'Kredit atau debit',
     action: 'Tindakan',
     actor: 'Operator',
     objectId: 'ID objek',

@@ -1,0 +1,92 @@
+// The console's dashboard and users: figures of the platform's day, and the user list searched,
+// filtered, sorted and paged on the server (balances read from the ledger's accounts).
+import { formatMoney, type ConsoleDashboard, type ConsoleUserItem, type ConsoleUserList, type ConsoleUsersQuery } from '@lq/contracts';
+import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+
+type Runner = Pick<Database, 'execute'>;
+const money = (micro: string | null) => formatMoney(BigInt(micro ?? '0'));
+
+export async function dashboardOf(db: Runner, timezone: string): Promise<ConsoleDashboard> {
+  const [r] = rowsOf<{
+    day_start: string;
+    users: number;
+    users_today: number;
+    deposits_pending: number;
+    deposits_today: string | null;
+    withdrawals_waiting: number;
+    withdrawals_amount: string | null;
+    robots_running: number;
+    revenue_today: string | null;
+  }>(
+    await db.execute(sql`with day as (select date_trunc('day', now() at time zone ${timezone}) at time zone ${timezone} as start)
+      select (select start from day)::text as day_start,
+        (select count(*)::int from users) as users,
+        (select count(*)::int from users where created_at >= (select start from day)) as users_today,
+        (select count(*)::int from chain_deposits where status in ('pending', 'confirmed')) as deposits_pending,
+        (select sum(l.amount)::text from ledger_lines l join ledger_entries e on e.id = l.entry_id
+          where e.kind = 'deposit' and e.status = 'posted' and l.user_id is not null and e.created_at >= (select start from day)) as deposits_today,
+        (select count(*)::int from withdrawals where status = 'pendingReview') as withdrawals_waiting,
+        (select sum(amount)::text from withdrawals where status = 'pendingReview') as withdrawals_amount,
+        (select count(*)::int from robots where status = 'running') as robots_running,
+        (select sum(l.amount)::text from ledger_lines l join ledger_accounts a on a.id = l.account_id join ledger_entries e on e.id = l.entry_id
+          where a.code in ('platform:revenue', 'platform:fees') and e.status = 'posted' and coalesce(e.resolved_at, e.created_at) >= (select start from day)) as revenue_today`),
+  );
+  // pg-boss makes its schema when it starts (a process without jobs may not have it).
+  const [{ boss }] = rowsOf<{ boss: boolean }>(await db.execute(sql`select to_regclass('pgboss.job') is not null as boss`));
+  const [{ failed }] = boss
+    ? rowsOf<{ failed: number }>(await db.execute(sql`select count(*)::int as failed from pgboss.job where state = 'failed' and completed_on >= ${r.day_start}::timestamptz`))
+    : [{ failed: 0 }];
+  return {
+    users: { total: r.users, today: r.users_today },
+    deposits: { pending: r.deposits_pending, creditedToday: money(r.deposits_today) },
+    withdrawals: { waiting: r.withdrawals_waiting, waitingAmount: money(r.withdrawals_amount) },
+    robots: { running: r.robots_running },
+    jobs: { failedToday: failed },
+    revenue: { today: money(r.revenue_today) },
+    dayStart: Date.parse(r.day_start),
+    timezone,
+  };
+}
+
+const balanceOf = sql`coalesce((select a.posted from ledger_accounts a where a.user_id = u.id and a.kind = 'balance'), 0)`;
+
+const ORDER: Record<NonNullable<ConsoleUsersQuery['sort']>, SQL> = {
+  id: sql`u.id`,
+  '-id': sql`u.id desc`,
+  mail: sql`u.mail, u.id`,
+  '-mail': sql`u.mail desc, u.id desc`,
+  balance: sql`${balanceOf}, u.id`,
+  '-balance': sql`${balanceOf} desc, u.id desc`,
+};
+
+export async function consoleUsersOf(db: Runner, q: { q?: string; level?: ConsoleUserItem['level']; sort: keyof typeof ORDER; page: number; size: number }): Promise<ConsoleUserList> {
+  const parts: SQL[] = [sql`true`];
+  if (q.q) {
+    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`(u.mail ilike ${like} or u.user_code ilike ${like} or u.id::text = ${q.q})`);
+  }
+  if (q.level) parts.push(sql`u.user_level = ${q.level}`);
+  const where = sql.join(parts, sql` and `);
+  const rows = rowsOf<{ id: string; mail: string; user_code: string; user_level: ConsoleUserItem['level']; country: string; created_at: string; balance: string; rebate: string; robots: number }>(
+    await db.execute(sql`select u.id::text as id, u.mail, u.user_code, u.user_level, u.country, u.created_at::text as created_at,
+        ${balanceOf}::text as balance,
+        coalesce((select a.posted from ledger_accounts a where a.user_id = u.id and a.kind = 'rebate'), 0)::text as rebate,
+        (select count(*)::int from robots r where r.user_id = u.id and r.status = 'running') as robots
+      from users u where ${where} order by ${ORDER[q.sort]} limit ${q.size} offset ${(q.page - 1) * q.size}`),
+  );
+  const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from users u where ${where}`));
+  return {
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      mail: r.mail,
+      userCode: r.user_code,
+      level: r.user_level,
+      country: r.country,
+      createdAt: Date.parse(r.created_at),
+      balance: money(r.balance),
+      rebate: money(r.rebate),
+      robotsRunning: r.robots,
+    })),
+    total,
+  };
+}
