@@ -1,8 +1,8 @@
 // The backtest operator commands, run while the server holds the database (as `npm run ops` does).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotsOf } from './service';
-import { runOps } from '../ops';
 import { registerUser, startTestApp, type TestApp } from '../../test/helpers';
+import { opsRunner } from '../../test/ops-runner';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,13 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { DATA_DIR: t.dataDir, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}) };
-  const code = await runOps(argv, env, (l) => out.push(l), (l) => err.push(l));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(() => t);
 
 describe('npm run ops -- backtest:*', () => {
   it('grants extra backtest slots, idempotently', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditList, ConsoleDashboard, ConsoleMe, ConsoleSession, ConsoleUserList } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
-import { runOps } from '../ops';
+import { opsRunner } from '../../test/ops-runner';
 import { totpCode } from './totp';
 
 let t: TestApp;
@@ -17,13 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { DATA_DIR: t.dataDir, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}), LQ_OPERATOR: '' };
-  const code = await runOps(argv, env, (l) => out.push(l), (l) => err.push(l));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(() => t, { LQ_OPERATOR: '' });
 
 let opCounter = 0;
 /** A new operator through ops, with what operator:add printed. */

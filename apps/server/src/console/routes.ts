@@ -60,7 +60,7 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     if (!until || until.getTime() <= Date.now()) throw new AppError('SECOND_FACTOR_REQUIRED');
   });
 
-  const audit = (req: FastifyRequest, action: string, extra: { objectType?: string; objectId?: string | number; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' } = {}) =>
+  const audit = (req: FastifyRequest, action: string, extra: { objectType?: string; objectId?: string | number; before?: unknown; after?: unknown; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' } = {}) =>
     recordAudit(deps.db, { source: 'console', operatorId: req.operator?.operatorId ?? null, actor: req.operator?.mail ?? 'unknown', action, ...extra });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -188,7 +188,7 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     async (req) => {
       const changed = await setUserLevel(deps.db, { id: req.body.userId }, req.body.level);
       if (!changed) throw new AppError('NOT_FOUND', {}, 'userId');
-      await recordAuditChange(req, 'users.level', changed.id, { level: changed.fromLevel }, { level: req.body.level }, req.body.reason);
+      await audit(req, 'users.level', { objectType: 'user', objectId: changed.id, before: { level: changed.fromLevel }, after: { level: req.body.level }, detail: { reason: req.body.reason } });
       return ok(req, { userId: changed.id, from: changed.fromLevel, to: req.body.level });
     },
   );
@@ -207,7 +207,13 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
         // The key is the operator's: two operators' keys never meet.
         const entry = await adjustWallet(deps.db, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: `console:${req.operator!.operatorId}:${b.idempotencyKey}` });
         const after = (await userBalances(deps.db, b.userId))[b.wallet];
-        await recordAuditChange(req, 'users.adjust', b.userId, { wallet: b.wallet, available: formatMoney(before.available) }, { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed }, b.reason);
+        await audit(req, 'users.adjust', {
+          objectType: 'user',
+          objectId: b.userId,
+          before: { wallet: b.wallet, available: formatMoney(before.available) },
+          after: { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed },
+          detail: { reason: b.reason },
+        });
         return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available) });
       } catch (e) {
         if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
@@ -216,8 +222,4 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
       }
     },
   );
-
-  function recordAuditChange(req: FastifyRequest, action: string, userId: number, before: unknown, after: unknown, reason: string) {
-    return recordAudit(deps.db, { source: 'console', operatorId: req.operator!.operatorId, actor: req.operator!.mail, action, objectType: 'user', objectId: userId, before, after, detail: { reason } });
-  }
 }

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOps } from '../ops';
 import { startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { opsRunner } from '../../test/ops-runner';
 
 const DATA = '/work/shared/data';
 let t: TestApp;
 
-const env = () => ({
-  DATA_DIR: t.dataDir,
-  ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
-});
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, env(), (l) => out.push(l), (l) => err.push(l));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(() => t);
 
 // The server owns the database and shares it, as `npm start` does; `npm run ops` imports through it.
 beforeAll(async () => {

@@ -7,46 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPrefs, TelegramLinkResult } from '@lq/contracts';
 import { registeredUserWithId, startTestApp, runningRobot, type Envelope, type TestApp } from '../../test/helpers';
-import { TelegramStandIn } from '../../test/telegram-standin';
+import { startTelegramTestApp, type TelegramTestApp } from '../../test/telegram-app';
+import type { TelegramStandIn } from '../../test/telegram-standin';
 import { deliverNotifications, type DeliveryChannels } from './delivery';
-import { telegramChannel } from './telegram';
 
-const SECRET = 'webhook-secret-0123456789';
+let app: TelegramTestApp;
 let t: TestApp;
 let tg: TelegramStandIn;
 let channels: DeliveryChannels;
-let updateId = 1;
 
 beforeAll(async () => {
-  tg = await TelegramStandIn.start();
-  t = await startTestApp({
-    env: { TELEGRAM_BOT_TOKEN: '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', TELEGRAM_BOT_NAME: 'lq_test_bot', TELEGRAM_API_ROOT: tg.url, TELEGRAM_WEBHOOK_SECRET: SECRET, PUBLIC_URL: 'https://app.example' },
-  });
-  channels = { mailer: t.app.mailer, telegram: telegramChannel(t.config, t.database.db), push: undefined, publicUrl: 'https://app.example' };
+  app = await startTelegramTestApp();
+  ({ t, tg, channels } = app);
 });
-afterAll(async () => {
-  await t?.close();
-  await tg?.close();
-});
+afterAll(() => app?.close());
 
 const pass = () => deliverNotifications(t.database.db, channels, { retryBaseSeconds: 0 });
-
-/** What Telegram posts to the webhook when `text` is written in chat `chatId`. */
-const update = (chatId: number, text: string, secret = SECRET) =>
-  t.call('POST', '/telegram/webhook', {
-    headers: { 'x-telegram-bot-api-secret-token': secret },
-    body: {
-      update_id: updateId++,
-      message: {
-        message_id: updateId,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: chatId, type: 'private', first_name: 'Trader' },
-        from: { id: chatId, is_bot: false, first_name: 'Trader', language_code: 'en' },
-        text,
-        ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0].length }] } : {}),
-      },
-    },
-  });
+const update = (chatId: number, text: string, secret?: string) => app.update(chatId, text, secret);
 
 const robotOf = (userId: number) => runningRobot(t, userId);
 

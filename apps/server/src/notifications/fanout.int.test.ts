@@ -6,30 +6,23 @@
 // nothing again; the centre does not list these (the notice page has its own badge).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationList, NotificationPrefs, TelegramLinkResult } from '@lq/contracts';
-import { registeredUserWithId, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
-import { TelegramStandIn } from '../../test/telegram-standin';
+import { registeredUserWithId, type Envelope, type TestApp } from '../../test/helpers';
+import { startTelegramTestApp, type TelegramTestApp } from '../../test/telegram-app';
+import type { TelegramStandIn } from '../../test/telegram-standin';
 import { createNotice, publishNotice, setNoticeText, unpublishNotice } from '../notices';
 import { deliverNotifications, type DeliveryChannels } from './delivery';
 import { fanOutChunk, fanOutNotices } from './fanout';
-import { telegramChannel } from './telegram';
 
-const SECRET = 'webhook-secret-0123456789';
+let app: TelegramTestApp;
 let t: TestApp;
 let tg: TelegramStandIn;
 let channels: DeliveryChannels;
-let updateId = 1;
 
 beforeAll(async () => {
-  tg = await TelegramStandIn.start();
-  t = await startTestApp({
-    env: { TELEGRAM_BOT_TOKEN: '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', TELEGRAM_BOT_NAME: 'lq_test_bot', TELEGRAM_API_ROOT: tg.url, TELEGRAM_WEBHOOK_SECRET: SECRET, PUBLIC_URL: 'https://app.example' },
-  });
-  channels = { mailer: t.app.mailer, telegram: telegramChannel(t.config, t.database.db), push: undefined, publicUrl: 'https://app.example' };
+  app = await startTelegramTestApp();
+  ({ t, tg, channels } = app);
 });
-afterAll(async () => {
-  await t?.close();
-  await tg?.close();
-});
+afterAll(() => app?.close());
 
 const pass = () => deliverNotifications(t.database.db, channels, { retryBaseSeconds: 0 });
 
@@ -45,22 +38,7 @@ async function userIn(locale: string, optIn: ('email' | 'telegram' | 'push')[] =
 
 async function linkTelegram(token: string, chatId: number) {
   const link = (await t.call('POST', '/user/api/notification/telegram/link', { token })).json<Envelope<TelegramLinkResult>>().data;
-  const start = new URL(link.url).searchParams.get('start')!;
-  const res = await t.call('POST', '/telegram/webhook', {
-    headers: { 'x-telegram-bot-api-secret-token': SECRET },
-    body: {
-      update_id: updateId++,
-      message: {
-        message_id: updateId,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: chatId, type: 'private', first_name: 'Trader' },
-        from: { id: chatId, is_bot: false, first_name: 'Trader' },
-        text: `/start ${start}`,
-        entities: [{ type: 'bot_command', offset: 0, length: 6 }],
-      },
-    },
-  });
-  expect(res.statusCode).toBe(200);
+  expect((await app.update(chatId, `/start ${new URL(link.url).searchParams.get('start')!}`)).statusCode).toBe(200);
 }
 
 async function noticeIn(texts: Record<string, string>) {

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSetting, SETTING_KEYS } from '@lq/db';
-import { runOps } from '.';
 import { postEntry } from '../wallet';
 import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { opsRunner } from '../../test/ops-runner';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 let t: TestApp;
@@ -20,17 +20,7 @@ const env = () => ({
   DATA_DIR: t.dataDir,
   ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
 });
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(
-    argv,
-    env(),
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(() => t);
 
 describe('npm run ops while the server runs', () => {
   it('lists users and sets a level the API then reports', async () => {

@@ -4,9 +4,9 @@
 // writes (status stopped, intents, fills, events, live) is written directly too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RobotDetail, RobotFills, RobotItem, RobotList, RobotOrder, SeatSummary, TickerList } from '@lq/contracts';
-import { runOps } from '../ops';
 import { writeCandles } from '../market';
 import { grantUnlock, registerUser, type Envelope, type RegisteredUser, type TestApp, startTestApp } from '../../test/helpers';
+import { opsRunner } from '../../test/ops-runner';
 
 let t: TestApp;
 
@@ -84,13 +84,7 @@ const get = <T>(token: string, url: string) => t.call('GET', url, { token, lang:
 const runnerStopped = (id: number) =>
   t.database.exec(`update robots set status = 'stopped', stopped_at = now() where id = $1`, [id]);
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { DATA_DIR: t.dataDir, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}) };
-  const code = await runOps(argv, env, (l) => out.push(l), (l) => err.push(l));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(() => t);
 
 describe('the API description', () => {
   it('lists the robot routes in the OpenAPI document', async () => {
