@@ -16,7 +16,7 @@ function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {})
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
-for (const ns of ['common', 'legal']) {
+for (const ns of ['common', 'legal', 'console']) {
   describe(`${ns} texts`, () => {
     const file = (locale: string) => `${ns === 'common' ? '' : `${ns}.`}${locale}.json`;
     const texts = Object.fromEntries(LOCALES.map((l) => [l, flatten(JSON.parse(readFileSync(join(dir, file(l)), 'utf8')))]));

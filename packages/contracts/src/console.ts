@@ -1,6 +1,7 @@
 // The operator console's API (`console/api/...`, issue 32): operators sign in with a password, then
 // a second factor (TOTP, RFC 6238, or a one-time recovery code); every action is in the audit log.
 import { z } from 'zod';
+import { ACCOUNT_MARKETS } from './account';
 import { USER_LEVELS } from './constants';
 import { userMail } from './user';
 import { idempotencyKey, moneyAmount, WALLETS } from './wallet';
@@ -121,12 +122,15 @@ export const consoleUserItem = z.object({
   balance: z.string(),
   rebate: z.string(),
   robotsRunning: z.number(),
+  /** When an operator froze the user (ms) and why; null: not frozen. */
+  frozenAt: z.number().nullable(),
+  frozenReason: z.string().nullable(),
 });
 export type ConsoleUserItem = z.infer<typeof consoleUserItem>;
 export const consoleUserList = z.object({ list: z.array(consoleUserItem), total: z.number() });
 export type ConsoleUserList = z.infer<typeof consoleUserList>;
 
-const reason = z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(500, { error: 'validation.tooLong' });
+const reason = z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(500);
 
 /** POST console/api/users/level */
 export const consoleLevelBody = z.strictObject({
@@ -146,3 +150,54 @@ export const consoleAdjustBody = z.strictObject({
   idempotencyKey,
 });
 export type ConsoleAdjustBody = z.input<typeof consoleAdjustBody>;
+
+/** POST console/api/users/freeze: frozen, the user cannot sign in and their sessions end at once. */
+export const consoleFreezeBody = z.strictObject({
+  userId: z.number({ error: 'validation.invalidType' }).int().positive(),
+  frozen: z.boolean(),
+  reason,
+});
+export type ConsoleFreezeBody = z.input<typeof consoleFreezeBody>;
+
+/** What an operator grants: account seats, backtest slots, or the basic rights (the unlock). */
+export const GRANT_KINDS = ['seat', 'backtest_slot', 'unlock'] as const;
+export type GrantKind = (typeof GRANT_KINDS)[number];
+export const GRANT_QUANTITY_MAX = 100;
+export const GRANT_DAYS_MAX = 3650;
+
+/** POST console/api/users/grant: seats or slots of one market (or both: no market), for some days or for good. */
+export const consoleGrantBody = z
+  .strictObject({
+    userId: z.number({ error: 'validation.invalidType' }).int().positive(),
+    kind: z.enum(GRANT_KINDS),
+    market: z.enum(ACCOUNT_MARKETS).optional(),
+    quantity: z.number().int({ error: 'validation.integer' }).min(1).max(GRANT_QUANTITY_MAX).default(1),
+    /** Days the grant lasts; none: it does not expire. */
+    days: z.number().int({ error: 'validation.integer' }).min(1).max(GRANT_DAYS_MAX).optional(),
+    reason,
+  })
+  .refine((b) => b.kind !== 'unlock' || (b.market === undefined && b.quantity === 1), { error: 'validation.unlockWhole', path: ['kind'] });
+export type ConsoleGrantBody = z.input<typeof consoleGrantBody>;
+
+export const consoleGrant = z.object({
+  id: z.number(),
+  kind: z.string(),
+  market: z.enum(ACCOUNT_MARKETS).nullable(),
+  quantity: z.number(),
+  /** operator | purchase | basic */
+  origin: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.number(),
+  expiresAt: z.number().nullable(),
+});
+export type ConsoleGrant = z.infer<typeof consoleGrant>;
+
+/** GET console/api/users/detail: one user with what they own per market and the grants in force. */
+export const consoleUserDetailQuery = z.strictObject({ userId: z.coerce.number().int().positive() });
+export const consoleUserDetail = z.object({
+  user: consoleUserItem,
+  unlocked: z.boolean(),
+  owned: z.array(z.object({ market: z.enum(ACCOUNT_MARKETS), seats: z.number(), slots: z.number() })),
+  grants: z.array(consoleGrant),
+});
+export type ConsoleUserDetail = z.infer<typeof consoleUserDetail>;

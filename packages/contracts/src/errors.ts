@@ -29,6 +29,8 @@ export const ERRORS = {
   // operators (console/api)
   SECOND_FACTOR_REQUIRED: { code: 'A0215', status: 401 },
   SECOND_FACTOR_INVALID: { code: 'A0216', status: 422 },
+  // a user an operator froze (console)
+  USER_FROZEN: { code: 'A0217', status: 403 },
   // verification codes
   CODE_INVALID: { code: 'A0220', status: 422 },
   CODE_EXPIRED: { code: 'A0221', status: 422 },

@@ -50,6 +50,9 @@ export const users = pgTable(
     selectedDataSource: text('selected_data_source'),
     /** ISO country of residence declared at registration. */
     country: text('country').notNull(),
+    /** Set by an operator (console): a frozen user cannot sign in and their sessions stop working. */
+    frozenAt: timestamp('frozen_at', { withTimezone: true }),
+    frozenReason: text('frozen_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

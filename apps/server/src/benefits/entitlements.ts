@@ -105,3 +105,52 @@ export async function rightsOf(db: Runner, userId: number): Promise<EquityRights
   );
   return { unlocked, markets };
 }
+
+export interface Grant {
+  id: number;
+  kind: string;
+  market: Market | null;
+  quantity: number;
+  origin: string;
+  note: string | null;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+/** The grants of a user still in force, newest first. */
+export async function grantsOf(db: Runner, userId: number): Promise<Grant[]> {
+  const rows = rowsOf<{ id: string; kind: string; market: Market | null; quantity: number; origin: string; note: string | null; created_at: string; expires_at: string | null }>(
+    await db.execute(sql`select id::text as id, kind, market, quantity, origin, note, created_at::text as created_at, expires_at::text as expires_at
+      from entitlement_grants where user_id = ${userId} and (expires_at is null or expires_at > now()) order by id desc`),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    market: r.market,
+    quantity: r.quantity,
+    origin: r.origin,
+    note: r.note,
+    createdAt: Date.parse(r.created_at),
+    expiresAt: r.expires_at ? Date.parse(r.expires_at) : null,
+  }));
+}
+
+/**
+ * An operator's grant: seats or backtest slots of a market (or both: market null), for `days` or
+ * for good, or the unlock (refused when the user has it: answers null). Seats granted count at once
+ * for robots and for releasing a frozen account.
+ */
+export async function grantEntitlement(
+  db: Runner,
+  g: { userId: number; kind: 'seat' | 'backtest_slot' | 'unlock'; market: Market | null; quantity: number; days: number | null; note: string },
+): Promise<Grant | null> {
+  const unlockTaken = g.kind === 'unlock' ? sql`and not ${unlockedSql(sql`${g.userId}::bigint`)}` : sql``;
+  const [row] = rowsOf<{ id: string }>(
+    await db.execute(sql`insert into entitlement_grants (user_id, kind, market, quantity, origin, note, expires_at)
+      select ${g.userId}, ${g.kind}, ${g.market}, ${g.quantity}, 'operator', ${g.note}, ${g.days === null ? null : sql`now() + make_interval(days => ${g.days})`}
+      where exists (select 1 from users where id = ${g.userId}) ${unlockTaken}
+      returning id::text as id`),
+  );
+  if (!row) return null;
+  return (await grantsOf(db, g.userId)).find((x) => x.id === Number(row.id)) ?? null;
+}

@@ -5,7 +5,7 @@
 // console action and every ops command, with before and after; the database refusing UPDATE,
 // DELETE and TRUNCATE of audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditList, ConsoleDashboard, ConsoleMe, ConsoleSession, ConsoleUserList } from '@lq/contracts';
+import type { AuditList, ConsoleDashboard, ConsoleGrant, ConsoleMe, ConsoleSession, ConsoleUserDetail, ConsoleUserList } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
 import { opsRunner } from '../../test/ops-runner';
@@ -149,6 +149,62 @@ describe('dashboard and users', () => {
     expect(rows[1]).toMatchObject({ action: 'users.adjust', before: { wallet: 'balance', available: '0.000000' }, after: { wallet: 'balance', available: '25.500000' }, detail: { reason: 'goodwill for the outage' } });
     expect(await verifyLedger(t.database.db)).toEqual([]);
   });
+
+  it('freezes a user: sessions end at once, sign-in refused after the right password only; unfreezing lets them back', async () => {
+    const op = await signedIn();
+    const u = await registeredUserWithId(t);
+    expect((await t.call('GET', '/user/api/info', { token: u.token })).statusCode).toBe(200);
+    const freeze = await t.call('POST', '/console/api/users/freeze', { token: op.token, body: { userId: u.id, frozen: true, reason: 'chargeback under review' } });
+    expect(freeze.statusCode).toBe(200);
+    expect((await t.call('GET', '/user/api/info', { token: u.token })).statusCode).toBe(401);
+    const wrong = await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: 'Wrong-passw0rd' } });
+    expect(wrong.json<Envelope<null>>().code).toBe('A0210');
+    const frozen = await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password } });
+    expect([frozen.statusCode, frozen.json<Envelope<null>>().code]).toEqual([403, 'A0217']);
+    const detail = (await t.call('GET', `/console/api/users/detail?userId=${u.id}`, { token: op.token })).json<Envelope<ConsoleUserDetail>>().data;
+    expect(detail.user).toMatchObject({ id: u.id, frozenReason: 'chargeback under review' });
+    expect(detail.user.frozenAt).toBeGreaterThan(Date.now() - 60_000);
+
+    expect((await t.call('POST', '/console/api/users/freeze', { token: op.token, body: { userId: u.id, frozen: false, reason: 'cleared' } })).statusCode).toBe(200);
+    expect((await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password } })).statusCode).toBe(200);
+    expect((await t.call('POST', '/console/api/users/freeze', { token: op.token, body: { userId: 99_999_999, frozen: true, reason: 'x' } })).statusCode).toBe(404);
+    const rows = await t.database.exec<{ action: string; before: unknown; after: unknown }>(`select action, before, after from audit_log where object_type = 'user' and object_id = $1 order by id`, [String(u.id)]);
+    expect(rows).toEqual([
+      { action: 'users.freeze', before: { frozen: false, reason: null }, after: { frozen: true, reason: 'chargeback under review' } },
+      { action: 'users.unfreeze', before: { frozen: true, reason: 'chargeback under review' }, after: { frozen: false, reason: null } },
+    ]);
+  });
+
+  it('grants seats and slots (a market or both, for days or for good) and the basic rights once; what a user owns follows', async () => {
+    const op = await signedIn();
+    const u = await registeredUserWithId(t);
+    const owned = async () => (await t.call('GET', `/console/api/users/detail?userId=${u.id}`, { token: op.token })).json<Envelope<ConsoleUserDetail>>().data;
+    expect((await owned()).owned).toEqual([{ market: 'forex', seats: 0, slots: 0 }, { market: 'crypto', seats: 0, slots: 0 }]);
+    const grant = (body: Record<string, unknown>) => t.call('POST', '/console/api/users/grant', { token: op.token, body: { userId: u.id, reason: 'launch promotion', ...body } });
+
+    const unlock = await grant({ kind: 'unlock' });
+    expect(unlock.json<Envelope<ConsoleGrant>>().data).toMatchObject({ kind: 'unlock', market: null, quantity: 1, expiresAt: null, note: 'launch promotion' });
+    expect((await grant({ kind: 'unlock' })).json<Envelope<null>>().code).toBe('A0409');
+    const seats = (await grant({ kind: 'seat', market: 'crypto', quantity: 2, days: 30 })).json<Envelope<ConsoleGrant>>().data;
+    expect(seats.expiresAt! - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+    expect((await grant({ kind: 'backtest_slot', quantity: 1 })).statusCode).toBe(200);
+    const after = await owned();
+    expect(after.unlocked).toBe(true);
+    expect(after.owned).toEqual([{ market: 'forex', seats: 1, slots: 2 }, { market: 'crypto', seats: 3, slots: 2 }]);
+    expect(after.grants.map((g) => g.kind)).toEqual(['backtest_slot', 'seat', 'unlock']);
+
+    // Bad inputs, each named.
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await grant(body);
+      return [res.statusCode, res.json<Envelope<{ field?: string }>>().data?.field];
+    };
+    expect(await bad({ kind: 'seat', quantity: 0 })).toEqual([422, 'quantity']);
+    expect(await bad({ kind: 'seat', quantity: 101 })).toEqual([422, 'quantity']);
+    expect(await bad({ kind: 'seat', days: 1.5 })).toEqual([422, 'days']);
+    expect(await bad({ kind: 'seat', market: 'stocks' })).toEqual([422, 'market']);
+    expect(await bad({ kind: 'unlock', market: 'forex' })).toEqual([422, 'kind']);
+    expect((await t.call('POST', '/console/api/users/grant', { token: op.token, body: { userId: 99_999_999, kind: 'seat', reason: 'x' } })).statusCode).toBe(404);
+  });
 });
 
 describe('the audit log', () => {
@@ -167,8 +223,10 @@ describe('the audit log', () => {
     acts['POST /console/api/users/level'] = () => t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: target.id, level: 'VIP1', reason: 'audit walk' } });
     acts['POST /console/api/users/adjust'] = () =>
       t.call('POST', '/console/api/users/adjust', { token: op.token, body: { userId: target.id, wallet: 'balance', direction: 'credit', amount: '1', reason: 'audit walk', idempotencyKey: 'audit-walk-1' } });
+    acts['POST /console/api/users/freeze'] = () => t.call('POST', '/console/api/users/freeze', { token: op.token, body: { userId: target.id, frozen: true, reason: 'audit walk' } });
+    acts['POST /console/api/users/grant'] = () => t.call('POST', '/console/api/users/grant', { token: op.token, body: { userId: target.id, kind: 'seat', market: 'forex', reason: 'audit walk' } });
     // Reads that change nothing and are not recorded.
-    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit', 'GET /console/api/dashboard', 'GET /console/api/users']);
+    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit', 'GET /console/api/dashboard', 'GET /console/api/users', 'GET /console/api/users/detail']);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;
       if (reads.has(key)) continue;

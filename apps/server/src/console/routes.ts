@@ -5,17 +5,18 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, auditList, auditQuery, consoleAdjustBody, consoleDashboard, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
+import { AppError, auditList, auditQuery, consoleAdjustBody, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../platform/audit';
 import { tokenFromHeader } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
-import { setUserLevel } from '../users';
+import { grantEntitlement, grantsOf, rightsOf } from '../benefits';
+import { setUserFrozen, setUserLevel } from '../users';
 import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, userBalances } from '../wallet';
 import { auditCsvOf, auditListOf } from './audit';
-import { consoleUsersOf, dashboardOf } from './users';
+import { consoleUserOf, consoleUsersOf, dashboardOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
 
 const tags = ['console'];
@@ -220,6 +221,69 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
         if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
         throw e;
       }
+    },
+  );
+
+  r.get(
+    '/users/detail',
+    {
+      schema: { tags, summary: 'One user: the list’s figures, whether the basic rights are unlocked, seats and slots owned per market, and the grants in force', security: bearerAuth, querystring: consoleUserDetailQuery, response: { 200: envelopeOf(consoleUserDetail), ...errorResponses } },
+    },
+    async (req) => {
+      const user = await consoleUserOf(deps.db, req.query.userId);
+      if (!user) throw new AppError('NOT_FOUND', {}, 'userId');
+      const rights = await rightsOf(deps.db, user.id);
+      return ok(req, {
+        user,
+        unlocked: rights.unlocked,
+        owned: rights.markets.map((m) => ({ market: m.market, seats: m.seats.owned, slots: m.slots.owned })),
+        grants: await grantsOf(deps.db, user.id),
+      });
+    },
+  );
+
+  r.post(
+    '/users/freeze',
+    {
+      schema: { tags, summary: 'Freezes a user (they cannot sign in; every session ends at once) or unfreezes them, with the reason', security: bearerAuth, body: consoleFreezeBody, response: { 200: envelopeOf(z.object({ userId: z.number(), frozen: z.boolean() })), ...errorResponses } },
+    },
+    async (req) => {
+      const { userId, frozen, reason } = req.body;
+      const before = await setUserFrozen(deps.db, userId, frozen, reason);
+      if (!before) throw new AppError('NOT_FOUND', {}, 'userId');
+      if (frozen) await deps.sessions.revokeAll(userId);
+      else deps.sessions.forgetUser(userId);
+      await audit(req, frozen ? 'users.freeze' : 'users.unfreeze', {
+        objectType: 'user',
+        objectId: userId,
+        before: { frozen: before.frozenAt !== null, reason: before.frozenReason },
+        after: { frozen, reason: frozen ? reason : null },
+        detail: { reason },
+      });
+      return ok(req, { userId, frozen });
+    },
+  );
+
+  r.post(
+    '/users/grant',
+    {
+      schema: { tags, summary: 'Grants account seats or backtest slots (of a market, or both) for some days or for good, or the basic rights, with the reason', security: bearerAuth, body: consoleGrantBody, response: { 200: envelopeOf(consoleGrant), ...errorResponses } },
+    },
+    async (req) => {
+      const b = req.body;
+      if (!(await consoleUserOf(deps.db, b.userId))) throw new AppError('NOT_FOUND', {}, 'userId');
+      const grant = await grantEntitlement(deps.db, { userId: b.userId, kind: b.kind, market: b.market ?? null, quantity: b.quantity, days: b.days ?? null, note: b.reason });
+      if (!grant) {
+        await audit(req, 'users.grant', { objectType: 'user', objectId: b.userId, detail: { kind: b.kind, reason: b.reason, refused: 'unlocked already' }, outcome: 'refused' });
+        throw new AppError('CONFLICT', {}, 'kind');
+      }
+      await audit(req, 'users.grant', {
+        objectType: 'user',
+        objectId: b.userId,
+        after: { grant: grant.id, kind: grant.kind, market: grant.market, quantity: grant.quantity, expiresAt: grant.expiresAt === null ? null : new Date(grant.expiresAt).toISOString() },
+        detail: { reason: b.reason },
+      });
+      return ok(req, grant);
     },
   );
 }

@@ -59,34 +59,56 @@ const ORDER: Record<NonNullable<ConsoleUsersQuery['sort']>, SQL> = {
   '-balance': sql`${balanceOf} desc, u.id desc`,
 };
 
-export async function consoleUsersOf(db: Runner, q: { q?: string; level?: ConsoleUserItem['level']; sort: keyof typeof ORDER; page: number; size: number }): Promise<ConsoleUserList> {
+export async function consoleUsersOf(db: Runner, q: { q?: string; id?: number; level?: ConsoleUserItem['level']; sort: keyof typeof ORDER; page: number; size: number }): Promise<ConsoleUserList> {
   const parts: SQL[] = [sql`true`];
+  if (q.id !== undefined) parts.push(sql`u.id = ${q.id}`);
   if (q.q) {
     const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     parts.push(sql`(u.mail ilike ${like} or u.user_code ilike ${like} or u.id::text = ${q.q})`);
   }
   if (q.level) parts.push(sql`u.user_level = ${q.level}`);
   const where = sql.join(parts, sql` and `);
-  const rows = rowsOf<{ id: string; mail: string; user_code: string; user_level: ConsoleUserItem['level']; country: string; created_at: string; balance: string; rebate: string; robots: number }>(
+  const rows = rowsOf<UserRow>(
     await db.execute(sql`select u.id::text as id, u.mail, u.user_code, u.user_level, u.country, u.created_at::text as created_at,
+        u.frozen_at::text as frozen_at, u.frozen_reason,
         ${balanceOf}::text as balance,
         coalesce((select a.posted from ledger_accounts a where a.user_id = u.id and a.kind = 'rebate'), 0)::text as rebate,
         (select count(*)::int from robots r where r.user_id = u.id and r.status = 'running') as robots
       from users u where ${where} order by ${ORDER[q.sort]} limit ${q.size} offset ${(q.page - 1) * q.size}`),
   );
   const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from users u where ${where}`));
-  return {
-    list: rows.map((r) => ({
-      id: Number(r.id),
-      mail: r.mail,
-      userCode: r.user_code,
-      level: r.user_level,
-      country: r.country,
-      createdAt: Date.parse(r.created_at),
-      balance: money(r.balance),
-      rebate: money(r.rebate),
-      robotsRunning: r.robots,
-    })),
-    total,
-  };
+  return { list: rows.map(userItemOf), total };
+}
+
+type UserRow = {
+  id: string;
+  mail: string;
+  user_code: string;
+  user_level: ConsoleUserItem['level'];
+  country: string;
+  created_at: string;
+  frozen_at: string | null;
+  frozen_reason: string | null;
+  balance: string;
+  rebate: string;
+  robots: number;
+};
+
+const userItemOf = (r: UserRow): ConsoleUserItem => ({
+  id: Number(r.id),
+  mail: r.mail,
+  userCode: r.user_code,
+  level: r.user_level,
+  country: r.country,
+  createdAt: Date.parse(r.created_at),
+  balance: money(r.balance),
+  rebate: money(r.rebate),
+  robotsRunning: r.robots,
+  frozenAt: r.frozen_at ? Date.parse(r.frozen_at) : null,
+  frozenReason: r.frozen_reason,
+});
+
+/** One user as the list shows them, or null when unknown. */
+export async function consoleUserOf(db: Runner, userId: number): Promise<ConsoleUserItem | null> {
+  return (await consoleUsersOf(db, { id: userId, sort: 'id', page: 1, size: 1 })).list[0] ?? null;
 }

@@ -84,6 +84,8 @@ export class Sessions {
           eq(sessions.tokenHash, tokenHash),
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, new Date(now)),
+          // A frozen user's sessions stop working (freezing revokes them too; this covers a race).
+          isNull(users.frozenAt),
         ),
       );
     const row = rows[0];

@@ -15,5 +15,5 @@ export const usersPlugin = fp(
 
 export { USER_OPS } from './ops';
 export { USER_QUEUES } from './jobs';
-export { checkPayPassword, hashSecret, setUserLevel } from './service';
+export { checkPayPassword, hashSecret, setUserFrozen, setUserLevel } from './service';
 export { hashPayPassword, verifyPayPassword } from './pay-password';

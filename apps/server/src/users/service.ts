@@ -326,6 +326,8 @@ export async function login(
     if (user && counts.byMailAndIp + 1 === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
     throw new AppError('LOGIN_FAILED');
   }
+  // Said only after the right password: a stranger learns nothing about the account.
+  if (user.frozenAt) throw new AppError('USER_FROZEN');
   const session = await deps.sessions.issue(user.id, ip, userAgent);
   return {
     ...session,
@@ -549,6 +551,21 @@ export function checkSelectableDataSource(type: string) {
  * 'operator'; the operator's own words go to the audit log), as the daily VIP computation keeps
  * its own. Null: no such user.
  */
+/**
+ * Freezes (reason kept) or unfreezes a user; answers the state before, or null for an unknown user.
+ * Freezing ends every session of the user (the caller revokes them through Sessions).
+ */
+export async function setUserFrozen(db: Database, userId: number, frozen: boolean, reason: string) {
+  const [row] = rowsOf<{ frozen_at: string | null; frozen_reason: string | null }>(
+    await db.execute(sql`with before as (select id, frozen_at, frozen_reason from users where id = ${userId} for update)
+      update users u set frozen_at = ${frozen ? sql`coalesce(before.frozen_at, now())` : sql`null`},
+        frozen_reason = ${frozen ? reason : null}, updated_at = now()
+        from before where u.id = before.id
+      returning before.frozen_at::text as frozen_at, before.frozen_reason`),
+  );
+  return row ? { frozenAt: row.frozen_at ? Date.parse(row.frozen_at) : null, frozenReason: row.frozen_reason } : null;
+}
+
 export async function setUserLevel(db: Database, who: { id: number } | { mail: string }, level: UserLevel) {
   const match = 'id' in who ? sql`u.id = ${who.id}` : sql`u.mail = ${who.mail.trim().toLowerCase()}`;
   const [row] = rowsOf<{ id: string; mail: string; from_level: UserLevel }>(

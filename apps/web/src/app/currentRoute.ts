@@ -20,3 +20,6 @@ export function routeOf(pathname: string): RouteDef {
 export function useRouteDef(): RouteDef {
   return routeOf(useLocation().pathname);
 }
+
+/** The operator console's paths (`#/console/...`): its own part of the app, outside the users' frame. */
+export const isConsolePath = (pathname: string) => /^\/console(\/|$)/i.test(pathname);

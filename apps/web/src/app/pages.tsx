@@ -4,7 +4,7 @@ import type { CreateOrderPage as OrderPageName } from '../features/backtest/stra
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
 import { lazyPage } from './lazyPage';
-import { NOT_FOUND, routeOf } from './currentRoute';
+import { isConsolePath, NOT_FOUND, routeOf } from './currentRoute';
 import type { PageKind, RouteDef } from './routeTable';
 
 const Login = lazyPage(() => import('../features/auth/LoginPage'));
@@ -55,6 +55,9 @@ const TeamExplain = lazyPage(() => import('../features/team/ExplainPage'));
 const Ranking = lazyPage(() => import('../features/team/RankingPage'));
 const Notice = lazyPage(() => import('../features/notice/NoticePage'));
 export const NotFound = lazyPage(() => import('../features/info/NotFoundPage'));
+// The operator console: a chunk of its own, never loaded on a user's path.
+const Console = lazyPage(() => import('../features/console/ConsoleApp'));
+export const consoleElement = <Console language={<LanguagePicker />} />;
 
 // The unread badge of Mine's notice row loads after the page (TanStack Query stays out of the first screen).
 const NoticeCount = lazy(() => import('../features/notice/NoticeBadge').then((m) => ({ default: m.NoticeCount })));
@@ -143,6 +146,7 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
 
 /** Starts loading the page the app opens on, in parallel with the texts, to avoid a waterfall. */
 export function preloadPage(path: string, hasToken: boolean): void {
+  if (isConsolePath(path)) return Console.preload();
   const route = routeOf(path);
   if (route === NOT_FOUND) return NotFound.preload();
   PRELOADS[route.guard && !hasToken ? 'login' : route.page].preload();

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { HashRouter, useLocation, useNavigate } from 'react-router-dom';
-import { NOT_FOUND, useRouteDef } from './currentRoute';
+import { isConsolePath, NOT_FOUND, useRouteDef } from './currentRoute';
 import { Guard } from './Guard';
 import { Layout } from './Layout';
-import { NotFound, pageElement } from './pages';
+import { consoleElement, NotFound, pageElement } from './pages';
 
 /**
  * react-router for the location, links and navigation, not for matching (currentRoute.ts), and no
@@ -14,10 +14,18 @@ export function AppRoutes() {
   return (
     <HashRouter>
       <CatchUpWithHash />
-      <Layout>
-        <CurrentPage />
-      </Layout>
+      <Frame />
     </HashRouter>
+  );
+}
+
+/** The console has its own frame and session; every other path is the users' app. */
+function Frame() {
+  if (isConsolePath(useLocation().pathname)) return consoleElement;
+  return (
+    <Layout>
+      <CurrentPage />
+    </Layout>
   );
 }
 

@@ -9,7 +9,8 @@ type Resource = Record<string, unknown>;
 // Keys relative to ./locales and the module (not its default export) per loader: each of the 60-odd
 // entries sits in the first screen's script, and `.then(m => m.default)` repeated in every one of
 // them cost about 0.2 KB gzip; it is done once in read() instead.
-const loaders = import.meta.glob<{ default: Resource }>('./*.json', { base: './locales' });
+// The operator console's texts are not listed: its own chunk carries and adds them.
+const loaders = import.meta.glob<{ default: Resource }>(['./*.json', '!./console.*.json'], { base: './locales' });
 
 /** File of a locale's namespace: `common` → `zh-CN.json`, `legal` → `legal.zh-CN.json`. */
 export const localeFile = (locale: string, ns: string) => `./${ns === 'common' ? '' : `${ns}.`}${locale}.json`;

@@ -4,9 +4,12 @@ import { toLangHeader } from '@lq/contracts';
 import { ApiError } from './api';
 import { appStore } from './store';
 
-/** GETs `path` (relative to the site) with the session and saves the answer as `fileName`. */
-export async function downloadFile(path: string, fileName: string): Promise<void> {
-  const { token, locale } = appStore.getState();
+/**
+ * GETs `path` (relative to the site) with the session (or another bearer token: the console's) and
+ * saves the answer as `fileName`; an error answer rejects with its ApiError.
+ */
+export async function downloadFile(path: string, fileName: string, token = appStore.getState().token): Promise<void> {
+  const { locale } = appStore.getState();
   const res = await fetch(`${window.location.origin}/${path}`, {
     headers: { authorization: `Bearer ${token ?? ''}`, lang: toLangHeader(locale) },
   });

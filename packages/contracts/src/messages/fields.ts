@@ -6,6 +6,8 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    days: 'Days',
+    frozen: 'Frozen',
     userId: 'User',
     level: 'Level',
     wallet: 'Wallet',
@@ -132,6 +134,8 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    days: '天數',
+    frozen: '凍結',
     userId: '用戶',
     level: '等級',
     wallet: '錢包',
@@ -258,6 +262,8 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    days: '天数',
+    frozen: '冻结',
     userId: '用户',
     level: '等级',
     wallet: '钱包',
@@ -384,6 +390,8 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    days: 'จำนวนวัน',
+    frozen: 'ระงับ',
     userId: 'ผู้ใช้',
     level: 'ระดับ',
     wallet: 'กระเป๋าเงิน',
@@ -510,6 +518,8 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    days: 'Số ngày',
+    frozen: 'Đóng băng',
     userId: 'Người dùng',
     level: 'Cấp độ',
     wallet: 'Ví',
@@ -636,6 +646,8 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    days: '日数',
+    frozen: '凍結',
     userId: 'ユーザー',
     level: 'レベル',
     wallet: 'ウォレット',
@@ -762,6 +774,8 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    days: 'Jumlah hari',
+    frozen: 'Dibekukan',
     userId: 'Pengguna',
     level: 'Level',
     wallet: 'Dompet',

@@ -18,6 +18,7 @@ export const inID: Messages = {
   'errors.LOGIN_FAILED': 'Email atau kata sandi salah',
   'errors.SECOND_FACTOR_REQUIRED': 'Masukkan kode dari aplikasi autentikator untuk melanjutkan',
   'errors.SECOND_FACTOR_INVALID': 'Kode salah, kedaluwarsa, atau sudah dipakai',
+  'errors.USER_FROZEN': 'Akun ini dibekukan; silakan hubungi dukungan',
   'errors.LOGIN_LOCKED':
     'Terlalu banyak percobaan masuk yang gagal, coba lagi dalam {minutes} menit',
   'errors.OLD_PASSWORD_WRONG': 'Kata sandi saat ini salah',
@@ -170,6 +171,7 @@ export const inID: Messages = {
   'validation.invalidLocale': '{field} bukan bahasa yang didukung',
   'validation.countryFormat': '{field} harus berupa kode negara dua huruf',
   'validation.integer': '{field} harus bilangan bulat',
+  'validation.unlockWhole': '{field}: hak dasar diberikan utuh, untuk kedua pasar dan jumlah 1',
   'validation.invalidSymbolFormat': 'Format simbol tidak valid',
   'validation.capitalMin': '{field}: modal minimal 1000',
   'validation.leverageRequired': '{field}: silakan atur leverage',
