@@ -3,8 +3,11 @@
 import { z } from 'zod';
 import { ACCOUNT_MARKETS } from './account';
 import { USER_LEVELS } from './constants';
+import { DEPOSIT_NETWORKS } from './deposit';
+import { MONEY_MAX_MICRO, parseMoney } from './money';
 import { userMail } from './user';
 import { idempotencyKey, moneyAmount, WALLETS } from './wallet';
+import { limitWindow, WITHDRAW_STATES, withdrawItem } from './withdraw';
 
 /** POST console/api/login */
 export const consoleLoginBody = z.strictObject({
@@ -141,6 +144,10 @@ export const consoleLevelBody = z.strictObject({
 export type ConsoleLevelBody = z.input<typeof consoleLevelBody>;
 
 /** POST console/api/users/adjust: a credit or debit of a user wallet, with the reason the user's records show. */
+/** What an adjustment did: posted (the entry), or waiting for a second operator (the approval; business.md "Two people for big money"). */
+export const consoleAdjustResult = z.object({ entryId: z.number().nullable(), replayed: z.boolean(), available: z.string(), approvalId: z.number().nullable() });
+export type ConsoleAdjustResult = z.infer<typeof consoleAdjustResult>;
+
 export const consoleAdjustBody = z.strictObject({
   userId: z.number({ error: 'validation.invalidType' }).int().positive(),
   wallet: z.enum(WALLETS, { error: 'validation.invalidOption' }),
@@ -201,3 +208,174 @@ export const consoleUserDetail = z.object({
   grants: z.array(consoleGrant),
 });
 export type ConsoleUserDetail = z.infer<typeof consoleUserDetail>;
+
+// ---------------------------------------------------------------- money: withdrawals, deposits, two people (slice 3)
+
+/** business.md: a wallet adjustment or a withdrawal approval above 10,000 (configurable) needs a second operator. */
+export const TWO_PERSON_ABOVE_DEFAULT = '10000';
+
+const pageOf = (max: number, size: number) => ({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(max).default(size),
+});
+const positiveId = z.number({ error: 'validation.invalidType' }).int().positive();
+
+/** An amount that may be 0 (limits, thresholds): at most 6 decimals, within the ledger's range. */
+const moneyOrZero = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .refine((s) => parseMoney(s) !== undefined && parseMoney(s)! >= 0n, { error: 'validation.moneyFormat' })
+  .refine((s) => (parseMoney(s) ?? 0n) <= MONEY_MAX_MICRO, { error: 'validation.moneyTooLarge' });
+
+const levelLimit = z.strictObject({ day: moneyAmount, month: moneyAmount });
+
+/** GET console/api/settings/money: the amounts that decide who reviews what. */
+export const consoleMoneySettings = z.object({
+  /** Withdrawals below it need no review (0: all do). */
+  autoApproveBelow: z.string(),
+  /** A wallet adjustment or withdrawal approval above it needs a second operator. */
+  twoPersonAbove: z.string(),
+  /** Per user level, over a rolling 24 hours and 30 days. */
+  limits: z.record(z.enum(USER_LEVELS), z.object({ day: z.string(), month: z.string() })),
+});
+export type ConsoleMoneySettings = z.infer<typeof consoleMoneySettings>;
+
+/** POST console/api/settings/money: all of it at once, as the form shows it. */
+export const consoleMoneySettingsBody = z.strictObject({
+  autoApproveBelow: moneyOrZero,
+  twoPersonAbove: moneyOrZero,
+  limits: z.strictObject(Object.fromEntries(USER_LEVELS.map((l) => [l, levelLimit])) as Record<(typeof USER_LEVELS)[number], typeof levelLimit>),
+  reason,
+});
+export type ConsoleMoneySettingsBody = z.input<typeof consoleMoneySettingsBody>;
+
+/** open: waiting for review or being paid. */
+export const CONSOLE_WITHDRAW_FILTERS = ['open', ...WITHDRAW_STATES, 'all'] as const;
+export const CONSOLE_MONEY_SORTS = ['id', '-id', 'amount', '-amount'] as const;
+
+/** GET console/api/withdrawals */
+export const consoleWithdrawalsQuery = z.strictObject({
+  state: z.enum(CONSOLE_WITHDRAW_FILTERS, { error: 'validation.invalidOption' }).default('open'),
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(CONSOLE_MONEY_SORTS, { error: 'validation.invalidOption' }).default('id'),
+  ...pageOf(100, 20),
+});
+export type ConsoleWithdrawalsQuery = z.input<typeof consoleWithdrawalsQuery>;
+
+export const consoleApprovalRef = z.object({ id: z.number(), requestedBy: z.string(), requestedAt: z.number() });
+
+export const consoleWithdrawalItem = withdrawItem.extend({
+  userId: z.number(),
+  mail: z.string(),
+  level: z.enum(USER_LEVELS),
+  /** auto | operator | user (cancelled) | null: not reviewed yet. */
+  reviewedBy: z.string().nullable(),
+  /** The last look at its payout on chain. */
+  payoutCheck: z.string().nullable(),
+  /** The user's limits now, and whether this withdrawal is past either (it waits for review whatever its amount). */
+  limits: z.object({ day: limitWindow, month: limitWindow }),
+  overLimit: z.boolean(),
+  /** Above the two-person amount: approving it takes a second operator. */
+  needsSecond: z.boolean(),
+  /** The first operator's approval waiting for the second one. */
+  approval: consoleApprovalRef.nullable(),
+});
+export type ConsoleWithdrawalItem = z.infer<typeof consoleWithdrawalItem>;
+export const consoleWithdrawalList = z.object({ list: z.array(consoleWithdrawalItem), total: z.number() });
+export type ConsoleWithdrawalList = z.infer<typeof consoleWithdrawalList>;
+
+/** POST console/api/withdrawals/approve */
+export const consoleWithdrawIdBody = z.strictObject({ id: positiveId });
+export type ConsoleWithdrawIdBody = z.input<typeof consoleWithdrawIdBody>;
+/** What an approval did: processing (the payout may start), or still pending review with the approval waiting for a second operator. */
+export const consoleWithdrawApproved = z.object({ id: z.number(), state: z.enum(WITHDRAW_STATES), approvalId: z.number().nullable() });
+export type ConsoleWithdrawApproved = z.infer<typeof consoleWithdrawApproved>;
+/** POST console/api/withdrawals/reject: the reason is what the user reads. */
+export const consoleWithdrawRejectBody = z.strictObject({ id: positiveId, reason });
+export type ConsoleWithdrawRejectBody = z.input<typeof consoleWithdrawRejectBody>;
+/** POST console/api/withdrawals/paid: the operator paid it; the transaction is checked on chain. */
+export const consoleWithdrawPaidBody = z.strictObject({ id: positiveId, txHash: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(100) });
+export type ConsoleWithdrawPaidBody = z.input<typeof consoleWithdrawPaidBody>;
+export const consoleWithdrawPaid = z.object({ id: z.number(), state: z.enum(WITHDRAW_STATES), detail: z.string() });
+
+/** pending: confirming; waiting: confirmed but below the minimum (credited once the address's total reaches it). */
+export const CONSOLE_DEPOSIT_STATES = ['pending', 'waiting', 'credited', 'dropped'] as const;
+export type ConsoleDepositState = (typeof CONSOLE_DEPOSIT_STATES)[number];
+
+/** GET console/api/deposits */
+export const consoleDepositsQuery = z.strictObject({
+  state: z.enum([...CONSOLE_DEPOSIT_STATES, 'all'], { error: 'validation.invalidOption' }).default('all'),
+  network: z.enum(DEPOSIT_NETWORKS, { error: 'validation.invalidOption' }).optional(),
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(CONSOLE_MONEY_SORTS, { error: 'validation.invalidOption' }).default('-id'),
+  ...pageOf(100, 20),
+});
+export type ConsoleDepositsQuery = z.input<typeof consoleDepositsQuery>;
+
+export const consoleDepositItem = z.object({
+  id: z.number(),
+  network: z.enum(DEPOSIT_NETWORKS),
+  txHash: z.string(),
+  logIndex: z.number(),
+  fromAddress: z.string(),
+  userId: z.number(),
+  mail: z.string(),
+  amount: z.string(),
+  state: z.enum(CONSOLE_DEPOSIT_STATES),
+  confirmations: z.number(),
+  confirmationsNeeded: z.number(),
+  seenAt: z.number(),
+  creditedAt: z.number().nullable(),
+  entryId: z.number().nullable(),
+});
+export type ConsoleDepositItem = z.infer<typeof consoleDepositItem>;
+export const consoleDepositList = z.object({
+  list: z.array(consoleDepositItem),
+  total: z.number(),
+  /** The smallest credit; transfers below it wait until their address's total reaches it. */
+  minimum: z.string(),
+});
+export type ConsoleDepositList = z.infer<typeof consoleDepositList>;
+
+export const APPROVAL_KINDS = ['wallet.adjust', 'withdraw.approve'] as const;
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** GET console/api/approvals */
+export const consoleApprovalsQuery = z.strictObject({
+  status: z.enum([...APPROVAL_STATES, 'all'], { error: 'validation.invalidOption' }).default('pending'),
+  ...pageOf(100, 20),
+});
+export type ConsoleApprovalsQuery = z.input<typeof consoleApprovalsQuery>;
+
+export const consoleApprovalItem = z.object({
+  id: z.number(),
+  kind: z.enum(APPROVAL_KINDS),
+  amount: z.string(),
+  reason: z.string(),
+  status: z.enum(APPROVAL_STATES),
+  requestedBy: z.string(),
+  requestedAt: z.number(),
+  /** Asked for by the operator reading it: someone else approves it. */
+  mine: z.boolean(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.number().nullable(),
+  decisionNote: z.string().nullable(),
+  user: z.object({ id: z.number(), mail: z.string() }),
+  /** An adjustment: the wallet and whether it credits or debits. */
+  adjust: z.object({ wallet: z.enum(WALLETS), direction: z.enum(['credit', 'debit']) }).nullable(),
+  /** A withdrawal: where it goes and the state it is in now. */
+  withdrawal: z.object({ id: z.number(), network: z.enum(DEPOSIT_NETWORKS), address: z.string(), state: z.enum(WITHDRAW_STATES) }).nullable(),
+});
+export type ConsoleApprovalItem = z.infer<typeof consoleApprovalItem>;
+export const consoleApprovalList = z.object({ list: z.array(consoleApprovalItem), total: z.number() });
+export type ConsoleApprovalList = z.infer<typeof consoleApprovalList>;
+
+/** POST console/api/approvals/approve */
+export const consoleApprovalIdBody = z.strictObject({ id: positiveId });
+export type ConsoleApprovalIdBody = z.input<typeof consoleApprovalIdBody>;
+/** POST console/api/approvals/reject: the asking operator may withdraw their own; the reason is kept. */
+export const consoleApprovalRejectBody = z.strictObject({ id: positiveId, reason });
+export type ConsoleApprovalRejectBody = z.input<typeof consoleApprovalRejectBody>;
+export const consoleApprovalDecision = z.object({ id: z.number(), status: z.enum(APPROVAL_STATES), result: z.unknown() });
+export type ConsoleApprovalDecision = z.infer<typeof consoleApprovalDecision>;

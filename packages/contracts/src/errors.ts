@@ -31,6 +31,9 @@ export const ERRORS = {
   SECOND_FACTOR_INVALID: { code: 'A0216', status: 422 },
   // a user an operator froze (console)
   USER_FROZEN: { code: 'A0217', status: 403 },
+  // two people for big money: nobody approves their own; a decided approval stays decided
+  APPROVAL_OWN: { code: 'A0218', status: 403 },
+  APPROVAL_DECIDED: { code: 'A0219', status: 409 },
   // verification codes
   CODE_INVALID: { code: 'A0220', status: 422 },
   CODE_EXPIRED: { code: 'A0221', status: 422 },

@@ -59,7 +59,7 @@ export const WITHDRAW_LIMIT_DEFAULTS: Record<UserLevel, { day: string; month: st
   VIP5: { day: '200000', month: '2000000' },
 };
 
-const limitWindow = z.object({ limit: z.string(), used: z.string(), left: z.string() });
+export const limitWindow = z.object({ limit: z.string(), used: z.string(), left: z.string() });
 /** The caller's limits: what withdrawals pending review, processing and completed used of each window, and what is left. */
 export const withdrawLimits = z.object({ level: z.enum(USER_LEVELS), day: limitWindow, month: limitWindow });
 export type WithdrawLimits = z.infer<typeof withdrawLimits>;

@@ -1391,3 +1391,46 @@ export const auditLog = pgTable(
     check('audit_log_outcome', sql`${t.outcome} in ('done', 'refused', 'failed')`),
   ],
 );
+
+/**
+ * Two people for big money (business.md): a wallet adjustment or withdrawal approval above the
+ * operator-set amount waits here for a second operator; the database refuses an approval decided by
+ * the operator who asked for it.
+ */
+export const operatorApprovals = pgTable(
+  'operator_approvals',
+  {
+    id: id(),
+    /** wallet.adjust | withdraw.approve */
+    kind: text('kind').notNull(),
+    /** The user whose wallet is adjusted, or the withdrawal. */
+    objectId: bigint('object_id', { mode: 'number' }).notNull(),
+    /** Micro-Lightning moved (without sign). */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** What the first operator asked for (an adjustment's wallet and signed amount). */
+    request: jsonb('request').notNull(),
+    reason: text('reason').notNull(),
+    requestedBy: bigint('requested_by', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    /** The first operator's idempotency key: the same request twice is one approval. */
+    requestKey: text('request_key').notNull(),
+    /** pending | approved | rejected | cancelled */
+    status: text('status').notNull().default('pending'),
+    decidedBy: bigint('decided_by', { mode: 'number' }).references(() => operators.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+    /** What the approval did (the ledger entry, the withdrawal's state). */
+    result: jsonb('result'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('operator_approvals_request_key').on(t.requestedBy, t.requestKey),
+    uniqueIndex('operator_approvals_withdraw_pending').on(t.objectId).where(sql`${t.kind} = 'withdraw.approve' and ${t.status} = 'pending'`),
+    index('operator_approvals_status_idx').on(t.status, t.id),
+    check('operator_approvals_kind', sql`${t.kind} in ('wallet.adjust', 'withdraw.approve')`),
+    check('operator_approvals_status', sql`${t.status} in ('pending', 'approved', 'rejected', 'cancelled')`),
+    check('operator_approvals_amount', sql`${t.amount} > 0`),
+    check('operator_approvals_two_people', sql`${t.status} <> 'approved' or (${t.decidedBy} is not null and ${t.decidedBy} <> ${t.requestedBy})`),
+  ],
+);

@@ -9,6 +9,8 @@ export const SETTING_KEYS = {
   withdrawAutoApproveBelow: 'withdraw.autoApproveBelow',
   /** `{[level]: {day, month}}` (decimal strings): the operator's withdrawal limits per user level; a level not set keeps the defaults. */
   withdrawLimits: 'withdraw.limits',
+  /** `{amount}`: a wallet adjustment or withdrawal approval above it (a decimal string) needs a second operator. */
+  twoPersonAbove: 'console.twoPersonAbove',
 } as const;
 
 export async function getSetting<T>(db: Database, key: string): Promise<T | undefined> {

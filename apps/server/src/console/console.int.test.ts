@@ -5,10 +5,10 @@
 // console action and every ops command, with before and after; the database refusing UPDATE,
 // DELETE and TRUNCATE of audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditList, ConsoleDashboard, ConsoleGrant, ConsoleMe, ConsoleSession, ConsoleUserDetail, ConsoleUserList } from '@lq/contracts';
-import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type AuditList, type ConsoleDashboard, type ConsoleGrant, type ConsoleMe, type ConsoleSession, type ConsoleUserDetail, type ConsoleUserList } from '@lq/contracts';
+import { payingUser, registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
-import { opsRunner } from '../../test/ops-runner';
+import { consoleTestKit } from './test-helpers';
 import { totpCode } from './totp';
 
 let t: TestApp;
@@ -17,35 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const ops = opsRunner(() => t, { LQ_OPERATOR: '' });
-
-let opCounter = 0;
-/** A new operator through ops, with what operator:add printed. */
-async function newOperator() {
-  const mail = `op${++opCounter}.${Date.now()}@lightning-quant.example`;
-  const r = await ops('operator:add', mail);
-  expect(r.code).toBe(0);
-  const password = /password:\s+(\S+)/.exec(r.out)![1];
-  const secret = /TOTP secret:\s+(\S+)/.exec(r.out)![1];
-  const recovery = [...r.out.matchAll(/^\s+([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})$/gm)].map((m) => m[1]);
-  expect(r.out).toMatch(/otpauth:\/\/totp\/.+secret=/);
-  return { mail, password, secret, recovery };
-}
-
-const login = async (mail: string, password: string) => t.call('POST', '/console/api/login', { body: { userMail: mail, password } });
-
-async function signedIn(withSecondFactor = true) {
-  const op = await newOperator();
-  const res = await login(op.mail, op.password);
-  expect(res.statusCode).toBe(200);
-  const session = res.json<Envelope<ConsoleSession>>().data;
-  expect(session.secondFactorUntil).toBeNull();
-  if (withSecondFactor) {
-    const proved = await t.call('POST', '/console/api/second-factor', { token: session.token, body: { code: totpCode(op.mail, op.secret) } });
-    expect(proved.statusCode).toBe(200);
-  }
-  return { ...op, token: session.token };
-}
+const { ops, newOperator, login, signedIn } = consoleTestKit(() => t);
 
 const auditCount = async () => (await t.database.exec<{ n: number }>('select count(*)::int as n from audit_log'))[0].n;
 
@@ -225,15 +197,52 @@ describe('the audit log', () => {
       t.call('POST', '/console/api/users/adjust', { token: op.token, body: { userId: target.id, wallet: 'balance', direction: 'credit', amount: '1', reason: 'audit walk', idempotencyKey: 'audit-walk-1' } });
     acts['POST /console/api/users/freeze'] = () => t.call('POST', '/console/api/users/freeze', { token: op.token, body: { userId: target.id, frozen: true, reason: 'audit walk' } });
     acts['POST /console/api/users/grant'] = () => t.call('POST', '/console/api/users/grant', { token: op.token, body: { userId: target.id, kind: 'seat', market: 'forex', reason: 'audit walk' } });
+    // Money: withdrawals to approve and reject (a payout by hand refused here: no chain; its refusal is recorded too),
+    // and approvals a second operator asked for.
+    const payer = await payingUser(t, 100_000_000n);
+    const withdrawal = async () =>
+      (
+        await t.call('POST', '/user/api/withdraw/create', {
+          token: payer.token,
+          body: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '10', paidPwd: '123456', idempotencyKey: `audit-walk-${Math.random()}` },
+        })
+      ).json<Envelope<{ id: number }>>().data.id;
+    const other = await signedIn();
+    const askApproval = async (key: string) =>
+      (
+        await t.call('POST', '/console/api/users/adjust', {
+          token: other.token,
+          body: { userId: target.id, wallet: 'balance', direction: 'credit', amount: '10000.5', reason: 'audit walk, two people', idempotencyKey: key },
+        })
+      ).json<Envelope<{ approvalId: number }>>().data.approvalId;
+    const settings = { autoApproveBelow: '0', twoPersonAbove: '10000', limits: Object.fromEntries(USER_LEVELS.map((l) => [l, WITHDRAW_LIMIT_DEFAULTS[l]])), reason: 'audit walk' };
+    acts['POST /console/api/withdrawals/approve'] = async () => t.call('POST', '/console/api/withdrawals/approve', { token: op.token, body: { id: await withdrawal() } });
+    acts['POST /console/api/withdrawals/reject'] = async () => t.call('POST', '/console/api/withdrawals/reject', { token: op.token, body: { id: await withdrawal(), reason: 'audit walk' } });
+    acts['POST /console/api/withdrawals/paid'] = async () => t.call('POST', '/console/api/withdrawals/paid', { token: op.token, body: { id: await withdrawal(), txHash: '0x1234' } });
+    acts['POST /console/api/settings/money'] = () => t.call('POST', '/console/api/settings/money', { token: op.token, body: settings });
+    acts['POST /console/api/approvals/approve'] = async () => t.call('POST', '/console/api/approvals/approve', { token: op.token, body: { id: await askApproval('audit-walk-approve') } });
+    acts['POST /console/api/approvals/reject'] = async () => t.call('POST', '/console/api/approvals/reject', { token: op.token, body: { id: await askApproval('audit-walk-reject'), reason: 'audit walk' } });
+    /** Actions answered with a refusal here, still recorded. */
+    const refusedHere: Record<string, number> = { 'POST /console/api/withdrawals/paid': 409 };
     // Reads that change nothing and are not recorded.
-    const reads = new Set(['GET /console/api/me', 'GET /console/api/audit', 'GET /console/api/dashboard', 'GET /console/api/users', 'GET /console/api/users/detail']);
+    const reads = new Set([
+      'GET /console/api/me',
+      'GET /console/api/audit',
+      'GET /console/api/dashboard',
+      'GET /console/api/users',
+      'GET /console/api/users/detail',
+      'GET /console/api/withdrawals',
+      'GET /console/api/deposits',
+      'GET /console/api/settings/money',
+      'GET /console/api/approvals',
+    ]);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;
       if (reads.has(key)) continue;
       expect(acts[key], `no audit check for ${key}: add one`).toBeDefined();
       const before = await auditCount();
       const res = (await acts[key]()) as { statusCode: number };
-      expect(res.statusCode, key).toBe(200);
+      expect(res.statusCode, key).toBe(refusedHere[key] ?? 200);
       expect(await auditCount(), `${key} wrote no audit row`).toBeGreaterThan(before);
     }
     const list = (await t.call('GET', `/console/api/audit?actor=${encodeURIComponent(op.mail)}&source=console&sort=at`, { token: op.token })).json<Envelope<AuditList>>().data;

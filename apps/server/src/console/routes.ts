@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, auditList, auditQuery, consoleAdjustBody, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
+import { AppError, auditList, auditQuery, consoleAdjustBody, consoleAdjustResult, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../platform/audit';
 import { tokenFromHeader } from '../platform/auth';
@@ -14,7 +14,9 @@ import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
 import { grantEntitlement, grantsOf, rightsOf } from '../benefits';
 import { setUserFrozen, setUserLevel } from '../users';
-import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, userBalances } from '../wallet';
+import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, twoPersonAbove, userBalances } from '../wallet';
+import { requestAdjustApproval } from './approvals';
+import { moneyRoutes } from './money-routes';
 import { auditCsvOf, auditListOf } from './audit';
 import { consoleUserOf, consoleUsersOf, dashboardOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
@@ -32,6 +34,13 @@ declare module 'fastify' {
     public?: boolean;
   }
 }
+
+/** Writes the audit row of a console action, as the signed-in operator. */
+export type ConsoleAudit = (
+  req: FastifyRequest,
+  action: string,
+  extra?: { objectType?: string; objectId?: string | number; before?: unknown; after?: unknown; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' },
+) => Promise<unknown>;
 
 /** Method and URL of every console route, as registered (the tests walk them all). */
 export type ConsoleRouteTable = { method: string; url: string; public: boolean; preSecondFactor: boolean }[];
@@ -61,7 +70,7 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     if (!until || until.getTime() <= Date.now()) throw new AppError('SECOND_FACTOR_REQUIRED');
   });
 
-  const audit = (req: FastifyRequest, action: string, extra: { objectType?: string; objectId?: string | number; before?: unknown; after?: unknown; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' } = {}) =>
+  const audit: ConsoleAudit = (req, action, extra = {}) =>
     recordAudit(deps.db, { source: 'console', operatorId: req.operator?.operatorId ?? null, actor: req.operator?.mail ?? 'unknown', action, ...extra });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -197,13 +206,25 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
   r.post(
     '/users/adjust',
     {
-      schema: { tags, summary: 'Credits or debits a user wallet against the platform’s adjustments account (one ledger entry per idempotency key), with the reason the user’s records show', security: bearerAuth, body: consoleAdjustBody, response: { 200: envelopeOf(z.object({ entryId: z.number(), replayed: z.boolean(), available: z.string() })), ...errorResponses } },
+      schema: { tags, summary: 'Credits or debits a user wallet against the platform’s adjustments account (one ledger entry per idempotency key), with the reason the user’s records show; above the two-person amount it waits for a second operator (approvalId)', security: bearerAuth, body: consoleAdjustBody, response: { 200: envelopeOf(consoleAdjustResult), ...errorResponses } },
     },
     async (req) => {
       const b = req.body;
       const micro = parseMoney(b.amount)!;
       const amount = b.direction === 'credit' ? micro : -micro;
       const before = (await userBalances(deps.db, b.userId))[b.wallet];
+      // Above the two-person amount it waits for a second operator (the approvals screen).
+      if (micro > (await twoPersonAbove(deps.db))) {
+        const approvalId = await requestAdjustApproval(deps.db, req.operator!.operatorId, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: b.idempotencyKey });
+        await audit(req, 'users.adjust', {
+          objectType: 'user',
+          objectId: b.userId,
+          before: { wallet: b.wallet, available: formatMoney(before.available) },
+          after: { approval: approvalId, status: 'pending', amount: formatMoney(amount) },
+          detail: { reason: b.reason },
+        });
+        return ok(req, { entryId: null, replayed: false, available: formatMoney(before.available), approvalId });
+      }
       try {
         // The key is the operator's: two operators' keys never meet.
         const entry = await adjustWallet(deps.db, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: `console:${req.operator!.operatorId}:${b.idempotencyKey}` });
@@ -215,7 +236,7 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
           after: { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed },
           detail: { reason: b.reason },
         });
-        return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available) });
+        return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available), approvalId: null });
       } catch (e) {
         if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
         if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
@@ -286,4 +307,6 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
       return ok(req, grant);
     },
   );
+
+  moneyRoutes(app, deps, audit);
 }

@@ -2,11 +2,12 @@
 import { formatMoney, parseMoney, WALLETS, type Wallet } from '@lq/contracts';
 import { flags, OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
 import { IdempotencyConflictError, InsufficientFundsError, userBalances, verifyLedger } from './ledger';
-import { adjustWallet } from './service';
+import { adjustWallet, setTwoPersonAbove, twoPersonAbove } from './service';
 
 export const WALLET_OPS: OpsCommandSet = {
   usage: `  wallet:adjust <email> <amount> --wallet <balance|rebate> --reason <text> --key <key>
                                               credit (or, negative, debit) a wallet; the key makes a retry safe
+  wallet:two-person [<amount>]                show, or set, the amount above which an adjustment or a withdrawal approval needs a second operator (console)
   ledger:verify                               recompute every balance from the ledger lines; exit 1 naming each difference`,
   commands: {
     'wallet:adjust': {
@@ -25,6 +26,11 @@ export const WALLET_OPS: OpsCommandSet = {
         if (!key) throw new OpsError('--key is required (any text unique to this adjustment): typing the command twice then moves the money once', 2);
         const userId = await userIdByMail(db, email);
         audit?.object('user', userId);
+        // The shell has no second factor and no second person: big money goes through the console.
+        const limit = await twoPersonAbove(db.db);
+        if ((amount < 0n ? -amount : amount) > limit) {
+          throw new OpsError(`above ${formatMoney(limit)} an adjustment needs two operators: ask for it in the console (Users → Adjust wallet), where another operator approves it`);
+        }
         try {
           const before = (await userBalances(db.db, userId))[wallet];
           const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, key });
@@ -41,6 +47,21 @@ export const WALLET_OPS: OpsCommandSet = {
           if (e instanceof IdempotencyConflictError) throw new OpsError(`key ${key} was already used for another adjustment`);
           throw e;
         }
+      },
+    },
+    'wallet:two-person': {
+      args: -1,
+      async run(db, args, out, _config, audit) {
+        if (args.length > 1) throw new OpsError('wallet:two-person [<amount>]', 2);
+        const before = await twoPersonAbove(db.db);
+        if (args.length === 1) {
+          const amount = parseMoney(args[0]);
+          if (amount === undefined || amount < 0n) throw new OpsError(`the amount is ≥ 0 with at most 6 decimals (got "${args[0]}")`, 2);
+          await setTwoPersonAbove(db.db, amount);
+          audit?.object('settings', 'money').change({ twoPersonAbove: formatMoney(before) }, { twoPersonAbove: formatMoney(amount) });
+        }
+        const now = await twoPersonAbove(db.db);
+        out(`adjustments and withdrawal approvals above ${formatMoney(now)} need a second operator (in the console)`);
       },
     },
     'ledger:verify': {

@@ -1,7 +1,7 @@
 // Wallet info, records, the rebate → balance transfer and operator adjustments, on the ledger.
 import { randomUUID } from 'node:crypto';
-import { sql, type Database, rowsOf } from '@lq/db';
-import { AppError, formatMoney, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
+import { getSetting, rowsOf, setSetting, SETTING_KEYS, sql, type Database } from '@lq/db';
+import { AppError, formatMoney, parseMoney, TWO_PERSON_ABOVE_DEFAULT, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
 import { dayOf, dayStart } from '../platform/windows';
 import { IdempotencyConflictError, InsufficientFundsError, postEntry, rebateToBalance, userBalances, type EntryResult } from './ledger';
 
@@ -117,4 +117,18 @@ export function adjustWallet(db: Database, a: Adjustment): Promise<EntryResult> 
       { account: { userId: a.userId, wallet: a.wallet }, amount: a.amount },
     ],
   });
+}
+
+/**
+ * Two people for big money (business.md): a wallet adjustment or withdrawal approval above this
+ * (micro-Lightning) takes effect only when a second operator approves it. Default 10,000.
+ */
+export async function twoPersonAbove(db: Database): Promise<bigint> {
+  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.twoPersonAbove);
+  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? parseMoney(TWO_PERSON_ABOVE_DEFAULT)!;
+}
+
+export async function setTwoPersonAbove(db: Database, amount: bigint): Promise<void> {
+  if (amount < 0n) throw new RangeError('the amount may not be negative');
+  await setSetting(db, SETTING_KEYS.twoPersonAbove, { amount: formatMoney(amount) });
 }

@@ -33,3 +33,12 @@ export { isWithdrawAddress } from './addresses';
 export { WITHDRAW_OPS } from './ops';
 export { checkPayout, recordManualPayout, settlePayouts, type PayoutChains } from './payout';
 export { hotWalletOf, payFromHotWallet, type HotWallet } from './hot-wallet';
+export { payoutChainsOf } from './chains';
+export {
+  approveWithdrawal,
+  autoApproveBelow,
+  rejectWithdrawal,
+  setAutoApproveBelow,
+  setWithdrawLimit,
+  withdrawLimitsByLevel,
+} from './service';

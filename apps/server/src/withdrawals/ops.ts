@@ -2,6 +2,7 @@
 // approve / reject, and the limit below which no review is needed.
 import { AppError, errorMessageKey, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_STATES, type UserLevel, type WithdrawState } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
+import { twoPersonAbove } from '../wallet';
 import { payoutChainsOf } from './chains';
 import { recordManualPayout } from './payout';
 import { approveWithdrawal, autoApproveBelow, rejectWithdrawal, setAutoApproveBelow, setWithdrawLimit, withdrawalsForReview, withdrawLimitsByLevel } from './service';
@@ -65,6 +66,12 @@ export const WITHDRAW_OPS: OpsCommandSet = {
       args: 1,
       async run(db, [idText], out, _config, audit) {
         audit?.object('withdrawal', idOf(idText)).change({ status: 'reviewing' }, { status: 'processing' });
+        // The shell has no second factor and no second person: big money goes through the console.
+        const [row] = await db.exec<{ amount: string }>('select amount::text as amount from withdrawals where id = $1', [idOf(idText)]);
+        const limit = await twoPersonAbove(db.db);
+        if (row && BigInt(row.amount) > limit) {
+          throw new OpsError(`above ${formatMoney(limit)} a withdrawal needs two operators: approve it in the console (Withdrawals), where another operator confirms it`);
+        }
         const w = await asOps(() => approveWithdrawal(db.db, idOf(idText)));
         out(`withdrawal ${w.id} approved: ${w.amount} USDT to ${w.address} (${w.network}) is now processing`);
       },

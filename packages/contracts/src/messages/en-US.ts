@@ -19,6 +19,8 @@ export const enUS = {
   'errors.SECOND_FACTOR_REQUIRED': 'Enter the code from your authenticator app to continue',
   'errors.SECOND_FACTOR_INVALID': 'The code is wrong, expired or already used',
   'errors.USER_FROZEN': 'This account is frozen; please contact support',
+  'errors.APPROVAL_OWN': 'Another operator must approve what you asked for',
+  'errors.APPROVAL_DECIDED': 'This approval was already decided ({state})',
   'errors.LOGIN_LOCKED': 'Too many failed logins, please try again in {minutes} minutes',
   'errors.OLD_PASSWORD_WRONG': 'The current password is wrong',
   'errors.PASSWORDS_DIFFER': 'The two passwords differ',

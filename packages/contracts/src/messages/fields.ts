@@ -6,6 +6,10 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    autoApproveBelow: 'Approve by itself below',
+    twoPersonAbove: 'Second operator above',
+    limits: 'Withdrawal limits',
+    state: 'State',
     days: 'Days',
     frozen: 'Frozen',
     userId: 'User',
@@ -134,6 +138,10 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    autoApproveBelow: '低於此金額自動通過',
+    twoPersonAbove: '高於此金額需第二位營運人員',
+    limits: '提現限額',
+    state: '狀態',
     days: '天數',
     frozen: '凍結',
     userId: '用戶',
@@ -262,6 +270,10 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    autoApproveBelow: '低于此金额自动通过',
+    twoPersonAbove: '高于此金额需第二位运营人员',
+    limits: '提现限额',
+    state: '状态',
     days: '天数',
     frozen: '冻结',
     userId: '用户',
@@ -390,6 +402,10 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    autoApproveBelow: 'อนุมัติอัตโนมัติเมื่อต่ำกว่า',
+    twoPersonAbove: 'ต้องมีผู้ปฏิบัติงานคนที่สองเมื่อสูงกว่า',
+    limits: 'วงเงินถอน',
+    state: 'สถานะ',
     days: 'จำนวนวัน',
     frozen: 'ระงับ',
     userId: 'ผู้ใช้',
@@ -518,6 +534,10 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    autoApproveBelow: 'Tự duyệt khi dưới',
+    twoPersonAbove: 'Cần nhân viên thứ hai khi trên',
+    limits: 'Hạn mức rút',
+    state: 'Trạng thái',
     days: 'Số ngày',
     frozen: 'Đóng băng',
     userId: 'Người dùng',
@@ -646,6 +666,10 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    autoApproveBelow: 'この金額未満は自動承認',
+    twoPersonAbove: 'この金額超は2人目の承認',
+    limits: '出金限度額',
+    state: '状態',
     days: '日数',
     frozen: '凍結',
     userId: 'ユーザー',
@@ -774,6 +798,10 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    autoApproveBelow: 'Disetujui otomatis di bawah',
+    twoPersonAbove: 'Operator kedua di atas',
+    limits: 'Batas penarikan',
+    state: 'Status',
     days: 'Jumlah hari',
     frozen: 'Dibekukan',
     userId: 'Pengguna',

@@ -19,6 +19,8 @@ export const inID: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': 'Masukkan kode dari aplikasi autentikator untuk melanjutkan',
   'errors.SECOND_FACTOR_INVALID': 'Kode salah, kedaluwarsa, atau sudah dipakai',
   'errors.USER_FROZEN': 'Akun ini dibekukan; silakan hubungi dukungan',
+  'errors.APPROVAL_OWN': 'Operator lain harus menyetujui permintaan Anda',
+  'errors.APPROVAL_DECIDED': 'Persetujuan ini sudah diputuskan ({state})',
   'errors.LOGIN_LOCKED':
     'Terlalu banyak percobaan masuk yang gagal, coba lagi dalam {minutes} menit',
   'errors.OLD_PASSWORD_WRONG': 'Kata sandi saat ini salah',

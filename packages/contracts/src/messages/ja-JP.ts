@@ -19,6 +19,8 @@ export const jaJP: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': '続けるには認証アプリのコードを入力してください',
   'errors.SECOND_FACTOR_INVALID': 'コードが間違っているか、期限切れか、使用済みです',
   'errors.USER_FROZEN': 'このアカウントは凍結されています。サポートにお問い合わせください',
+  'errors.APPROVAL_OWN': 'ご自身の申請は別のオペレーターが承認する必要があります',
+  'errors.APPROVAL_DECIDED': 'この承認はすでに決定済みです（{state}）',
   'errors.LOGIN_LOCKED': 'ログインの失敗が多すぎます。{minutes} 分後に再試行してください',
   'errors.OLD_PASSWORD_WRONG': '現在のパスワードが違います',
   'errors.PASSWORDS_DIFFER': '2 つのパスワードが一致しません',

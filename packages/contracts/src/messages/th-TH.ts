@@ -19,6 +19,8 @@ export const thTH: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': 'กรอกรหัสจากแอปยืนยันตัวตนเพื่อดำเนินการต่อ',
   'errors.SECOND_FACTOR_INVALID': 'รหัสไม่ถูกต้อง หมดอายุ หรือถูกใช้ไปแล้ว',
   'errors.USER_FROZEN': 'บัญชีนี้ถูกระงับ โปรดติดต่อฝ่ายสนับสนุน',
+  'errors.APPROVAL_OWN': 'ผู้ปฏิบัติงานคนอื่นต้องอนุมัติคำขอของคุณ',
+  'errors.APPROVAL_DECIDED': 'การอนุมัตินี้ได้รับการตัดสินแล้ว ({state})',
   'errors.LOGIN_LOCKED': 'เข้าสู่ระบบผิดพลาดหลายครั้งเกินไป กรุณาลองใหม่ใน {minutes} นาที',
   'errors.OLD_PASSWORD_WRONG': 'รหัสผ่านปัจจุบันไม่ถูกต้อง',
   'errors.PASSWORDS_DIFFER': 'รหัสผ่านทั้งสองไม่ตรงกัน',

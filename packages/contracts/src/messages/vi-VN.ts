@@ -19,6 +19,8 @@ export const viVN: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': 'Nhập mã từ ứng dụng xác thực để tiếp tục',
   'errors.SECOND_FACTOR_INVALID': 'Mã sai, đã hết hạn hoặc đã được dùng',
   'errors.USER_FROZEN': 'Tài khoản này đã bị đóng băng; vui lòng liên hệ hỗ trợ',
+  'errors.APPROVAL_OWN': 'Một nhân viên vận hành khác phải phê duyệt yêu cầu của bạn',
+  'errors.APPROVAL_DECIDED': 'Yêu cầu phê duyệt này đã được quyết định ({state})',
   'errors.LOGIN_LOCKED': 'Đăng nhập sai quá nhiều lần, vui lòng thử lại sau {minutes} phút',
   'errors.OLD_PASSWORD_WRONG': 'Mật khẩu hiện tại không đúng',
   'errors.PASSWORDS_DIFFER': 'Hai mật khẩu không khớp',

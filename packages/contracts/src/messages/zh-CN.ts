@@ -19,6 +19,8 @@ export const zhCN: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': '请输入验证器 App 中的验证码以继续',
   'errors.SECOND_FACTOR_INVALID': '验证码错误、已过期或已使用过',
   'errors.USER_FROZEN': '该账户已被冻结，请联系客服',
+  'errors.APPROVAL_OWN': '您发起的申请须由另一位运营人员批准',
+  'errors.APPROVAL_DECIDED': '该审批已处理（{state}）',
   'errors.LOGIN_LOCKED': '登录失败次数过多，请于 {minutes} 分钟后再试',
   'errors.OLD_PASSWORD_WRONG': '当前密码错误',
   'errors.PASSWORDS_DIFFER': '两次输入的密码不一致',

@@ -19,6 +19,8 @@ export const zhTW: Messages = {
   'errors.SECOND_FACTOR_REQUIRED': '請輸入驗證器 App 中的驗證碼以繼續',
   'errors.SECOND_FACTOR_INVALID': '驗證碼錯誤、已過期或已使用過',
   'errors.USER_FROZEN': '該帳戶已被凍結，請聯繫客服',
+  'errors.APPROVAL_OWN': '您發起的申請須由另一位營運人員核准',
+  'errors.APPROVAL_DECIDED': '該審批已處理（{state}）',
   'errors.LOGIN_LOCKED': '登入失敗次數過多，請於 {minutes} 分鐘後再試',
   'errors.OLD_PASSWORD_WRONG': '目前密碼錯誤',
   'errors.PASSWORDS_DIFFER': '兩次輸入的密碼不一致',

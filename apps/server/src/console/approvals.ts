@@ -1,0 +1,191 @@
+// Two people for big money (business.md): a wallet adjustment or a withdrawal approval above the
+// operator-set amount is recorded here by the first operator and takes effect only when a second
+// operator approves it. The decision locks the approval's row, so two operators deciding at once
+// decide once; the database refuses an approval decided by the operator who asked (a check
+// constraint), and the adjustment's ledger key is the approval's id, so a retried approval after a
+// crash moves the money once.
+import { AppError, formatMoney, parseMoney, type ApprovalState, type ConsoleApprovalItem, type ConsoleApprovalList, type Wallet, type WithdrawState } from '@lq/contracts';
+import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { approveWithdrawal } from '../withdrawals';
+import { adjustWallet } from '../wallet';
+
+type Kind = ConsoleApprovalItem['kind'];
+
+interface ApprovalRow {
+  id: string;
+  kind: Kind;
+  object_id: string;
+  amount: string;
+  request: { wallet?: Wallet; amount?: string };
+  reason: string;
+  requested_by: string;
+  request_key: string;
+  status: ApprovalState;
+}
+
+const APPROVAL_COLUMNS = sql.raw('id::text as id, kind, object_id::text as object_id, amount::text as amount, request, reason, requested_by::text as requested_by, request_key, status');
+
+/** A user's wallet adjustment waiting for a second operator: `amount` is signed (+ credit, − debit). */
+export interface AdjustRequest {
+  userId: number;
+  wallet: Wallet;
+  amount: bigint;
+  reason: string;
+  /** The first operator's idempotency key. */
+  key: string;
+}
+
+/**
+ * Records an adjustment for a second operator. The same operator's key again answers the same
+ * approval; the key with another adjustment is refused (Stripe's rule, as for direct adjustments).
+ */
+export async function requestAdjustApproval(db: Database, operatorId: number, a: AdjustRequest): Promise<number> {
+  const [user] = rowsOf<{ id: string }>(await db.execute(sql`select id::text as id from users where id = ${a.userId}`));
+  if (!user) throw new AppError('NOT_FOUND', {}, 'userId');
+  const request = { wallet: a.wallet, amount: formatMoney(a.amount) };
+  const abs = a.amount < 0n ? -a.amount : a.amount;
+  const [inserted] = rowsOf<{ id: string }>(
+    await db.execute(sql`insert into operator_approvals (kind, object_id, amount, request, reason, requested_by, request_key)
+        values ('wallet.adjust', ${a.userId}, ${abs.toString()}::bigint, ${JSON.stringify(request)}::jsonb, ${a.reason}, ${operatorId}, ${a.key})
+        on conflict (requested_by, request_key) do nothing returning id::text as id`),
+  );
+  if (inserted) return Number(inserted.id);
+  const [existing] = rowsOf<ApprovalRow>(await db.execute(sql`select ${APPROVAL_COLUMNS} from operator_approvals where requested_by = ${operatorId} and request_key = ${a.key}`));
+  const same = existing.kind === 'wallet.adjust' && Number(existing.object_id) === a.userId && existing.request.wallet === a.wallet && existing.request.amount === request.amount && existing.reason === a.reason;
+  if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+  return Number(existing.id);
+}
+
+/**
+ * The first operator's approval of a big withdrawal: one pending approval per withdrawal (a unique
+ * index). Answers the pending one and who asked for it — when that is another operator, their
+ * approval is this operator's to decide.
+ */
+export async function requestWithdrawApproval(db: Database, operatorId: number, withdrawal: { id: number; amount: bigint }, reason: string): Promise<{ id: number; requestedBy: number }> {
+  const [inserted] = rowsOf<{ id: string }>(
+    await db.execute(sql`insert into operator_approvals (kind, object_id, amount, request, reason, requested_by, request_key)
+        values ('withdraw.approve', ${withdrawal.id}, ${withdrawal.amount.toString()}::bigint, '{}'::jsonb, ${reason}, ${operatorId}, ${`withdraw:${withdrawal.id}`})
+        on conflict do nothing returning id::text as id`),
+  );
+  if (inserted) return { id: Number(inserted.id), requestedBy: operatorId };
+  const [pending] = rowsOf<{ id: string; requested_by: string }>(
+    await db.execute(sql`select id::text as id, requested_by::text as requested_by from operator_approvals
+      where kind = 'withdraw.approve' and object_id = ${withdrawal.id} and status = 'pending'`),
+  );
+  // The same operator asked before and it was decided since (rejected, cancelled): a new request needs a new key.
+  if (!pending) {
+    const [again] = rowsOf<{ id: string }>(
+      await db.execute(sql`insert into operator_approvals (kind, object_id, amount, request, reason, requested_by, request_key)
+          values ('withdraw.approve', ${withdrawal.id}, ${withdrawal.amount.toString()}::bigint, '{}'::jsonb, ${reason}, ${operatorId}, ${`withdraw:${withdrawal.id}:${Date.now()}`})
+          returning id::text as id`),
+    );
+    return { id: Number(again.id), requestedBy: operatorId };
+  }
+  return { id: Number(pending.id), requestedBy: Number(pending.requested_by) };
+}
+
+export type Decision = { approve: true } | { approve: false; note: string };
+
+/** What a decision did; `withdrawalGone`: the withdrawal was no longer waiting, so the approval was cancelled. */
+export interface DecisionResult {
+  id: number;
+  kind: Kind;
+  objectId: number;
+  status: ApprovalState;
+  result: Record<string, unknown> | null;
+  withdrawalGone?: WithdrawState;
+}
+
+/**
+ * A second operator's approval (the action takes effect in the same transaction) or anyone's
+ * rejection (the asking operator may withdraw their own request).
+ */
+export async function decideApproval(db: Database, id: number, operatorId: number, decision: Decision): Promise<DecisionResult> {
+  const out = await db.transaction(async (tx): Promise<DecisionResult> => {
+    const [a] = rowsOf<ApprovalRow>(await tx.execute(sql`select ${APPROVAL_COLUMNS} from operator_approvals where id = ${id} for update`));
+    if (!a) throw new AppError('NOT_FOUND', {}, 'id');
+    if (a.status !== 'pending') throw new AppError('APPROVAL_DECIDED', { state: a.status }, 'id');
+    const base = { id, kind: a.kind, objectId: Number(a.object_id) };
+    const decide = async (status: ApprovalState, note: string | null, result: Record<string, unknown> | null) => {
+      await tx.execute(sql`update operator_approvals set status = ${status}, decided_by = ${operatorId}, decided_at = now(), decision_note = ${note},
+          result = ${result === null ? null : JSON.stringify(result)}::jsonb where id = ${id}`);
+      return { ...base, status, result };
+    };
+    if (!decision.approve) return decide('rejected', decision.note, null);
+    if (Number(a.requested_by) === operatorId) throw new AppError('APPROVAL_OWN', {}, 'id');
+    if (a.kind === 'wallet.adjust') {
+      const entry = await adjustWallet(tx, { userId: base.objectId, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, key: `approval:${id}` });
+      return decide('approved', null, { entry: entry.id });
+    }
+    const [w] = rowsOf<{ status: WithdrawState }>(await tx.execute(sql`select status from withdrawals where id = ${base.objectId} for update`));
+    if (w?.status !== 'pendingReview') {
+      const state = w?.status ?? 'cancelled';
+      return { ...(await decide('cancelled', `withdrawal ${state}`, { withdrawal: state })), withdrawalGone: state };
+    }
+    await approveWithdrawal(tx, base.objectId);
+    return decide('approved', null, { withdrawal: 'processing' });
+  });
+  return out;
+}
+
+/** Pending approvals of a withdrawal that ended another way (rejected by an operator). */
+export async function cancelWithdrawApprovals(db: Pick<Database, 'execute'>, withdrawalId: number, operatorId: number, note: string): Promise<void> {
+  await db.execute(sql`update operator_approvals set status = 'cancelled', decided_by = ${operatorId}, decided_at = now(), decision_note = ${note}
+      where kind = 'withdraw.approve' and object_id = ${withdrawalId} and status = 'pending'`);
+}
+
+interface ListRow {
+  id: string;
+  kind: Kind;
+  amount: string;
+  request: { wallet?: Wallet; amount?: string };
+  reason: string;
+  status: ApprovalState;
+  requested_by: string;
+  requested_by_mail: string;
+  created_at: string;
+  decided_by_mail: string | null;
+  decided_at: string | null;
+  decision_note: string | null;
+  user_id: string;
+  user_mail: string;
+  withdrawal_id: string | null;
+  network: 'BEP20' | 'TRC20' | null;
+  address: string | null;
+  withdrawal_state: WithdrawState | null;
+}
+
+export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: number, q: { status: ApprovalState | 'all'; page: number; size: number }): Promise<ConsoleApprovalList> {
+  const where: SQL = q.status === 'all' ? sql`true` : sql`a.status = ${q.status}`;
+  const rows = rowsOf<ListRow>(
+    await db.execute(sql`select a.id::text as id, a.kind, a.amount::text as amount, a.request, a.reason, a.status, a.requested_by::text as requested_by,
+        r.mail as requested_by_mail, a.created_at::text as created_at, d.mail as decided_by_mail, a.decided_at::text as decided_at, a.decision_note,
+        u.id::text as user_id, u.mail as user_mail, w.id::text as withdrawal_id, w.network, w.address, w.status as withdrawal_state
+      from operator_approvals a
+      join operators r on r.id = a.requested_by
+      left join operators d on d.id = a.decided_by
+      left join withdrawals w on a.kind = 'withdraw.approve' and w.id = a.object_id
+      join users u on u.id = case when a.kind = 'withdraw.approve' then w.user_id else a.object_id end
+      where ${where} order by a.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+  );
+  const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from operator_approvals a where ${where}`));
+  return {
+    total,
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind,
+      amount: formatMoney(BigInt(r.amount)),
+      reason: r.reason,
+      status: r.status,
+      requestedBy: r.requested_by_mail,
+      requestedAt: Date.parse(r.created_at),
+      mine: Number(r.requested_by) === operatorId,
+      decidedBy: r.decided_by_mail,
+      decidedAt: r.decided_at === null ? null : Date.parse(r.decided_at),
+      decisionNote: r.decision_note,
+      user: { id: Number(r.user_id), mail: r.user_mail },
+      adjust: r.kind === 'wallet.adjust' ? { wallet: r.request.wallet!, direction: r.request.amount?.startsWith('-') ? 'debit' : 'credit' } : null,
+      withdrawal: r.withdrawal_id === null ? null : { id: Number(r.withdrawal_id), network: r.network!, address: r.address!, state: r.withdrawal_state! },
+    })),
+  };
+}
