@@ -344,6 +344,7 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
 /** GET console/api/approvals */
 export const consoleApprovalsQuery = z.strictObject({
   status: z.enum([...APPROVAL_STATES, 'all'], { error: 'validation.invalidOption' }).default('pending'),
+  sort: z.enum(['id', '-id'], { error: 'validation.invalidOption' }).default('-id'),
   ...pageOf(100, 20),
 });
 export type ConsoleApprovalsQuery = z.input<typeof consoleApprovalsQuery>;

@@ -100,7 +100,8 @@ export interface DecisionResult {
  * A second operator's approval (the action takes effect in the same transaction) or anyone's
  * rejection (the asking operator may withdraw their own request).
  */
-export async function decideApproval(db: Database, id: number, operatorId: number, decision: Decision): Promise<DecisionResult> {
+export async function decideApproval(db: Database, id: number, operator: { operatorId: number; mail: string }, decision: Decision): Promise<DecisionResult> {
+  const { operatorId } = operator;
   const out = await db.transaction(async (tx): Promise<DecisionResult> => {
     const [a] = rowsOf<ApprovalRow>(await tx.execute(sql`select ${APPROVAL_COLUMNS} from operator_approvals where id = ${id} for update`));
     if (!a) throw new AppError('NOT_FOUND', {}, 'id');
@@ -122,7 +123,7 @@ export async function decideApproval(db: Database, id: number, operatorId: numbe
       const state = w?.status ?? 'cancelled';
       return { ...(await decide('cancelled', `withdrawal ${state}`, { withdrawal: state })), withdrawalGone: state };
     }
-    await approveWithdrawal(tx, base.objectId);
+    await approveWithdrawal(tx, base.objectId, operator.mail);
     return decide('approved', null, { withdrawal: 'processing' });
   });
   return out;
@@ -155,7 +156,7 @@ interface ListRow {
   withdrawal_state: WithdrawState | null;
 }
 
-export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: number, q: { status: ApprovalState | 'all'; page: number; size: number }): Promise<ConsoleApprovalList> {
+export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: number, q: { status: ApprovalState | 'all'; sort: 'id' | '-id'; page: number; size: number }): Promise<ConsoleApprovalList> {
   const where: SQL = q.status === 'all' ? sql`true` : sql`a.status = ${q.status}`;
   const rows = rowsOf<ListRow>(
     await db.execute(sql`select a.id::text as id, a.kind, a.amount::text as amount, a.request, a.reason, a.status, a.requested_by::text as requested_by,
@@ -166,7 +167,7 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
       left join operators d on d.id = a.decided_by
       left join withdrawals w on a.kind = 'withdraw.approve' and w.id = a.object_id
       join users u on u.id = case when a.kind = 'withdraw.approve' then w.user_id else a.object_id end
-      where ${where} order by a.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+      where ${where} order by ${q.sort === 'id' ? sql`a.id` : sql`a.id desc`} limit ${q.size} offset ${(q.page - 1) * q.size}`),
   );
   const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from operator_approvals a where ${where}`));
   return {

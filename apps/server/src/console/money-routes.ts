@@ -85,12 +85,12 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
             return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id });
           }
           // Another operator asked first: this is the second approval.
-          const decided = await decideApproval(deps.db, approval.id, me, { approve: true });
+          const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true });
           if (decided.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: decided.withdrawalGone }, 'id');
           await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'processing', approval: approval.id } });
           return ok(req, { id, state: 'processing' as const, approvalId: null });
         }
-        const done = await approveWithdrawal(deps.db, id);
+        const done = await approveWithdrawal(deps.db, id, req.operator!.mail);
         await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: done.state } });
         return ok(req, { id, state: done.state, approvalId: null });
       });
@@ -107,7 +107,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
       const object = { objectType: 'withdrawal', objectId: id };
       return audited(req, 'withdrawals.reject', object, { reason }, async () => {
         const before = await withdrawalState(id);
-        const done = await rejectWithdrawal(deps.db, id, reason);
+        const done = await rejectWithdrawal(deps.db, id, reason, req.operator!.mail);
         await cancelWithdrawApprovals(deps.db, id, req.operator!.operatorId, 'withdrawal rejected');
         await audit(req, 'withdrawals.reject', { ...object, before: { status: before.state }, after: { status: done.state, reason }, detail: { reason } });
         return ok(req, { id, state: done.state, approvalId: null });
@@ -177,7 +177,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
       const { id } = req.body;
       return audited(req, 'approvals.approve', { objectType: 'approval', objectId: id }, {}, async () => {
         try {
-          const d = await decideApproval(deps.db, id, req.operator!.operatorId, { approve: true });
+          const d = await decideApproval(deps.db, id, req.operator!, { approve: true });
           await audit(req, 'approvals.approve', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status, ...d.result }, detail: { kind: d.kind, object: d.objectId } });
           if (d.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: d.withdrawalGone }, 'id');
           return ok(req, { id, status: d.status, result: d.result });
@@ -197,7 +197,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
     async (req) => {
       const { id, reason } = req.body;
       return audited(req, 'approvals.reject', { objectType: 'approval', objectId: id }, { reason }, async () => {
-        const d = await decideApproval(deps.db, id, req.operator!.operatorId, { approve: false, note: reason });
+        const d = await decideApproval(deps.db, id, req.operator!, { approve: false, note: reason });
         await audit(req, 'approvals.reject', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status }, detail: { reason, kind: d.kind, object: d.objectId } });
         return ok(req, { id, status: d.status, result: d.result });
       });

@@ -133,7 +133,7 @@ describe('two people for big money', () => {
     // At or below the amount: at once.
     expect(data<ConsoleAdjustResult>(await call(a, 'POST', '/users/adjust', { ...body, amount: '50', idempotencyKey: 'two-person-small' })).entryId).toEqual(expect.any(Number));
 
-    const pending = data<ConsoleApprovalList>(await call(a, 'GET', '/approvals'));
+    const pending = data<ConsoleApprovalList>(await call(a, 'GET', '/approvals?sort=-id&page=1&size=20'));
     const item = pending.list.find((x) => x.id === asked.approvalId)!;
     expect(item).toMatchObject({ kind: 'wallet.adjust', amount: '80.000000', mine: true, status: 'pending', requestedBy: a.mail, user: { id: u.id }, adjust: { wallet: 'balance', direction: 'credit' } });
     expect(data<ConsoleApprovalList>(await call(b, 'GET', '/approvals')).list.find((x) => x.id === asked.approvalId)?.mine).toBe(false);
@@ -189,6 +189,7 @@ describe('two people for big money', () => {
     expect(listed).toMatchObject({ needsSecond: true, approval: { id: first.approvalId, requestedBy: a.mail } });
     expect(code(await call(a, 'POST', '/approvals/approve', { id: first.approvalId }))).toBe('A0218');
     expect(data<ConsoleWithdrawApproved>(await call(b, 'POST', '/withdrawals/approve', { id: big }))).toEqual({ id: big, state: 'processing', approvalId: null });
+    expect(data<ConsoleWithdrawalList>(await call(b, 'GET', `/withdrawals?state=all&q=${big}`)).list[0]).toMatchObject({ state: 'processing', reviewedBy: b.mail, approval: null });
     expect(data<ConsoleApprovalList>(await call(a, 'GET', '/approvals?status=approved')).list.find((x) => x.id === first.approvalId)).toMatchObject({
       decidedBy: b.mail,
       withdrawal: { id: big, state: 'processing' },

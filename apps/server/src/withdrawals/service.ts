@@ -202,10 +202,10 @@ export async function withdrawalsForReview(db: Database, q: { states: readonly W
   return rows.map((r) => ({ ...toItem(r), userId: Number(r.user_id), mail: r.mail, reviewedBy: r.reviewed_by, payoutCheck: r.payout_check }));
 }
 
-/** pendingReview → processing: the payout may start. */
-export async function approveWithdrawal(db: Database, id: number): Promise<WithdrawItem> {
+/** pendingReview → processing: the payout may start. `reviewer`: the console operator's e-mail (the shell: 'operator'). */
+export async function approveWithdrawal(db: Database, id: number, reviewer = 'operator'): Promise<WithdrawItem> {
   const [row] = rowsOf<Row>(
-    await db.execute(sql`update withdrawals set status = 'processing', reviewed_by = 'operator', reviewed_at = now(), updated_at = now()
+    await db.execute(sql`update withdrawals set status = 'processing', reviewed_by = ${reviewer}, reviewed_at = now(), updated_at = now()
         where id = ${id} and status = 'pendingReview' returning ${COLUMNS}`),
   );
   if (row) return toItem(row);
@@ -244,7 +244,7 @@ async function releaseWithdrawal(
  * transaction, so the user has the money back exactly when the withdrawal says rejected, and the
  * reason is what the user reads on the detail page.
  */
-export async function rejectWithdrawal(db: Database, id: number, reason: string): Promise<WithdrawItem> {
+export async function rejectWithdrawal(db: Database, id: number, reason: string, reviewer = 'operator'): Promise<WithdrawItem> {
   const why = reason.trim();
   if (!why) throw new AppError('VALIDATION_FAILED', { field: 'reason' }, 'reason');
   const done = await releaseWithdrawal(
@@ -252,7 +252,7 @@ export async function rejectWithdrawal(db: Database, id: number, reason: string)
     id,
     null,
     (row) => row.status === 'pendingReview' || (row.status === 'processing' && row.tx_hash === null),
-    sql`status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, 'operator'), reviewed_at = coalesce(reviewed_at, now())`,
+    sql`status = 'rejected', reason = ${why}, reviewed_by = coalesce(reviewed_by, ${reviewer}), reviewed_at = coalesce(reviewed_at, now())`,
   );
   return toItem(done);
 }

@@ -5,10 +5,13 @@ import { useEffect, type ReactNode } from 'react';
 import { getI18n, useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { consoleApi, endOperatorSession, useOperatorSession } from './api';
+import { ApprovalsPage } from './ApprovalsPage';
 import { AuditPage } from './AuditPage';
 import { DashboardPage } from './DashboardPage';
+import { DepositsPage } from './DepositsPage';
 import { SecondFactorStep, SignInStep } from './SignIn';
 import { UsersPage } from './UsersPage';
+import { WithdrawalsPage } from './WithdrawalsPage';
 import './console.css';
 
 // The `console` namespace in every language, inside this chunk and added when it loads: the users'
@@ -22,6 +25,9 @@ for (const [file, texts] of Object.entries(TEXTS)) {
 const SECTIONS = [
   { path: '/console', key: 'dashboard', Page: DashboardPage },
   { path: '/console/users', key: 'users', Page: UsersPage },
+  { path: '/console/withdrawals', key: 'withdrawals', Page: WithdrawalsPage },
+  { path: '/console/deposits', key: 'deposits', Page: DepositsPage },
+  { path: '/console/approvals', key: 'approvals', Page: ApprovalsPage },
   { path: '/console/audit', key: 'audit', Page: AuditPage },
 ] as const;
 

@@ -17,8 +17,8 @@ export function DashboardPage() {
   const d = q.data;
   const tiles: { key: string; value: string; sub?: string; to?: string }[] = [
     { key: 'users', value: String(d.users.total), sub: t('dashboard.usersToday', { n: d.users.today }), to: '/console/users' },
-    { key: 'deposits', value: displayMoney(d.deposits.creditedToday), sub: t('dashboard.depositsPending', { n: d.deposits.pending }) },
-    { key: 'withdrawals', value: String(d.withdrawals.waiting), sub: t('dashboard.withdrawalsAmount', { amount: displayMoney(d.withdrawals.waitingAmount) }) },
+    { key: 'deposits', value: displayMoney(d.deposits.creditedToday), sub: t('dashboard.depositsPending', { n: d.deposits.pending }), to: '/console/deposits' },
+    { key: 'withdrawals', value: String(d.withdrawals.waiting), sub: t('dashboard.withdrawalsAmount', { amount: displayMoney(d.withdrawals.waitingAmount) }), to: '/console/withdrawals' },
     { key: 'robots', value: String(d.robots.running) },
     { key: 'jobs', value: String(d.jobs.failedToday) },
     { key: 'revenue', value: displayMoney(d.revenue.today) },

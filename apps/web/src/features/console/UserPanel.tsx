@@ -2,7 +2,7 @@
 // them. Every action carries a reason (kept in the audit log); a wallet adjustment carries an
 // idempotency key made when the form opens, so a double submit or a retry moves money once.
 import { useQueryClient, useQuery } from '@tanstack/react-query';
-import { useState, type ComponentProps } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ACCOUNT_MARKETS,
@@ -14,6 +14,7 @@ import {
   USER_LEVELS,
   WALLETS,
   type ConsoleAdjustBody,
+  type ConsoleAdjustResult,
   type ConsoleGrantBody,
   type ConsoleLevelBody,
   type ConsoleUserDetail,
@@ -26,6 +27,7 @@ import { displayMoney } from '../../lib/money';
 import { showToast } from '../../lib/toast';
 import { consoleApi } from './api';
 import { useConsoleForm } from './form';
+import { ReasonField } from './ReasonField';
 import { useDateTime } from './ui';
 
 const ACTIONS = ['level', 'freeze', 'grant', 'adjust'] as const;
@@ -101,11 +103,6 @@ export function UserPanel({ userId, onClose }: { userId: number; onClose: () => 
 interface FormProps {
   detail: ConsoleUserDetail;
   onDone: (message: string) => Promise<void>;
-}
-
-function ReasonField(props: Omit<ComponentProps<typeof TextField>, 'label'>) {
-  const { t } = useTranslation('console');
-  return <TextField label={t('reason')} maxLength={500} data-testid="action-reason" {...props} />;
 }
 
 function LevelForm({ detail, onDone }: FormProps) {
@@ -208,8 +205,9 @@ function AdjustForm({ detail, onDone }: FormProps) {
   // One key per opened form: a retry after a lost answer is the same adjustment, answered again.
   const [key] = useState(() => `adj-${crypto.randomUUID()}`);
   const form = useConsoleForm<ConsoleAdjustBody>(consoleAdjustBody, { userId: detail.user.id, wallet: 'balance', direction: 'credit', amount: '', reason: '', idempotencyKey: key }, async (v) => {
-    const r = await consoleApi.post<{ available: string; replayed: boolean }>('users/adjust', v);
-    await onDone(t('adjust.done', { available: displayMoney(r.available) }));
+    const r = await consoleApi.post<ConsoleAdjustResult>('users/adjust', v);
+    // Above the two-person amount nothing moved yet: it waits in Approvals for another operator.
+    await onDone(r.approvalId ? t('adjust.waiting', { id: r.approvalId }) : t('adjust.done', { available: displayMoney(r.available) }));
   });
   return (
     <form className="form" onSubmit={form.onSubmit} noValidate data-testid="adjust-form">
