@@ -2,6 +2,9 @@
 // a second factor (TOTP, RFC 6238, or a one-time recovery code); every action is in the audit log.
 import { z } from 'zod';
 import { ACCOUNT_MARKETS } from './account';
+import { BENEFIT_ITEMS } from './benefits';
+import { rebateRates } from './rebates';
+import { vipThresholds } from './vip';
 import { USER_LEVELS } from './constants';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { MONEY_MAX_MICRO, parseMoney } from './money';
@@ -380,3 +383,40 @@ export const consoleApprovalRejectBody = z.strictObject({ id: positiveId, reason
 export type ConsoleApprovalRejectBody = z.input<typeof consoleApprovalRejectBody>;
 export const consoleApprovalDecision = z.object({ id: z.number(), status: z.enum(APPROVAL_STATES), result: z.unknown() });
 export type ConsoleApprovalDecision = z.infer<typeof consoleApprovalDecision>;
+
+// ---------------------------------------------------------------- business settings (slice 4)
+
+/** GET console/api/settings/business: prices, VIP thresholds, rebate and dividend rates (basis points), the backtest maintenance switch. */
+export const consoleBusinessSettings = z.object({
+  prices: z.record(z.enum(BENEFIT_ITEMS), z.string()),
+  vip: vipThresholds,
+  rebates: rebateRates,
+  /** Of a month's revenue shared among VIP5+ (basis points). */
+  dividendRate: z.number(),
+  /** On: nobody starts a backtest (B0300). */
+  maintenance: z.boolean(),
+});
+export type ConsoleBusinessSettings = z.infer<typeof consoleBusinessSettings>;
+
+/** POST console/api/settings/prices: the unlock, and a seat or slot per month (Lightning); purchases from now on pay them. */
+export const consolePricesBody = z.strictObject({
+  prices: z.strictObject({ unlock: moneyAmount, seat: moneyAmount, slot: moneyAmount }),
+  reason,
+});
+export type ConsolePricesBody = z.input<typeof consolePricesBody>;
+
+/** POST console/api/settings/vip: each tier's rule; the next computation applies them. */
+export const consoleVipBody = z.strictObject({ thresholds: vipThresholds, reason });
+export type ConsoleVipBody = z.input<typeof consoleVipBody>;
+
+/** POST console/api/settings/rebates: rebate rates per level and the same-level share, and the dividend share (basis points, 0–10,000). */
+export const consoleRebatesBody = z.strictObject({
+  rates: rebateRates,
+  dividendRate: z.number({ error: 'validation.invalidType' }).int({ error: 'validation.integer' }).min(0).max(10_000),
+  reason,
+});
+export type ConsoleRebatesBody = z.input<typeof consoleRebatesBody>;
+
+/** POST console/api/settings/maintenance */
+export const consoleMaintenanceBody = z.strictObject({ on: z.boolean({ error: 'validation.invalidType' }), reason });
+export type ConsoleMaintenanceBody = z.input<typeof consoleMaintenanceBody>;

@@ -14,3 +14,4 @@ export const backtestsPlugin = fp(
 );
 
 export { BACKTEST_OPS } from './ops';
+export { backtestMaintenanceOn, setBacktestMaintenance } from './service';

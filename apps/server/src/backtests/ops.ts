@@ -1,7 +1,7 @@
 // Operator commands of the backtests area (wired into `npm run ops` by ops/).
-import { SETTING_KEYS } from '@lq/db';
 import { OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
 import { slotsOwned } from '../benefits';
+import { backtestMaintenanceOn, setBacktestMaintenance } from './service';
 
 export const BACKTEST_OPS: OpsCommandSet = {
   usage: `  backtest:maintenance [on|off]               show or switch the backtest maintenance mode
@@ -25,22 +25,16 @@ export const BACKTEST_OPS: OpsCommandSet = {
     },
     'backtest:maintenance': {
       args: -1,
-      async run(db, args, out) {
+      async run(db, args, out, _config, audit) {
         if (args.length > 1 || (args[0] && args[0] !== 'on' && args[0] !== 'off')) {
           throw new OpsError('usage: backtest:maintenance [on|off]', 2);
         }
         if (args[0]) {
-          await db.exec(
-            `insert into app_settings (key, value) values ($1, $2::jsonb)
-               on conflict (key) do update set value = excluded.value, updated_at = now()`,
-            [SETTING_KEYS.backtestMaintenance, args[0] === 'on' ? 'true' : 'false'],
-          );
+          const before = await backtestMaintenanceOn(db.db);
+          await setBacktestMaintenance(db.db, args[0] === 'on');
+          audit?.object('settings', 'maintenance').change({ on: before }, { on: args[0] === 'on' });
         }
-        const rows = await db.exec<{ value: unknown }>(
-          'select value from app_settings where key = $1',
-          [SETTING_KEYS.backtestMaintenance],
-        );
-        out(`backtest maintenance: ${rows[0]?.value === true ? 'on' : 'off'}`);
+        out(`backtest maintenance: ${(await backtestMaintenanceOn(db.db)) ? 'on' : 'off'}`);
       },
     },
   },

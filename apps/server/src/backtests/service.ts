@@ -39,6 +39,7 @@ import {
   isNull,
   recommendations,
   SETTING_KEYS,
+  setSetting,
   sql,
   users,
   type BacktestRow,
@@ -168,7 +169,7 @@ async function dataFor(
 }
 
 async function requireBacktestAllowed(db: Database, user: AuthUser): Promise<void> {
-  if ((await getSetting<boolean>(db, SETTING_KEYS.backtestMaintenance)) === true) throw new AppError('BACKTEST_MAINTENANCE');
+  if (await backtestMaintenanceOn(db)) throw new AppError('BACKTEST_MAINTENANCE');
   // The level as it is now, not as the session cache saw it: an operator's grant counts at once.
   const [current] = await db.select({ userLevel: users.userLevel }).from(users).where(eq(users.id, user.id));
   if (!isVipLevel(current?.userLevel ?? user.userLevel)) throw new AppError('NOT_VIP');
@@ -824,4 +825,13 @@ export async function cancelRecommendation(svc: BacktestService, row: Recommenda
   svc.abort('recommend', row.id);
   if (row.jobId && svc.boss) await svc.boss.cancel(QUEUES.recommend, row.jobId).catch(() => undefined);
   return toRecommendation(updated, locale);
+}
+
+/** The operator's switch: on, nobody starts a backtest (B0300); running ones carry on. */
+export async function backtestMaintenanceOn(db: Database): Promise<boolean> {
+  return (await getSetting<boolean>(db, SETTING_KEYS.backtestMaintenance)) === true;
+}
+
+export async function setBacktestMaintenance(db: Database, on: boolean): Promise<void> {
+  await setSetting(db, SETTING_KEYS.backtestMaintenance, on);
 }

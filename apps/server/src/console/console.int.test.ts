@@ -222,6 +222,11 @@ describe('the audit log', () => {
     acts['POST /console/api/settings/money'] = () => t.call('POST', '/console/api/settings/money', { token: op.token, body: settings });
     acts['POST /console/api/approvals/approve'] = async () => t.call('POST', '/console/api/approvals/approve', { token: op.token, body: { id: await askApproval('audit-walk-approve') } });
     acts['POST /console/api/approvals/reject'] = async () => t.call('POST', '/console/api/approvals/reject', { token: op.token, body: { id: await askApproval('audit-walk-reject'), reason: 'audit walk' } });
+    const business = (await t.call('GET', '/console/api/settings/business', { token: op.token })).json<Envelope<{ prices: Record<string, string>; vip: unknown; rebates: unknown; dividendRate: number }>>().data;
+    acts['POST /console/api/settings/prices'] = () => t.call('POST', '/console/api/settings/prices', { token: op.token, body: { prices: business.prices, reason: 'audit walk' } });
+    acts['POST /console/api/settings/vip'] = () => t.call('POST', '/console/api/settings/vip', { token: op.token, body: { thresholds: business.vip, reason: 'audit walk' } });
+    acts['POST /console/api/settings/rebates'] = () => t.call('POST', '/console/api/settings/rebates', { token: op.token, body: { rates: business.rebates, dividendRate: business.dividendRate, reason: 'audit walk' } });
+    acts['POST /console/api/settings/maintenance'] = () => t.call('POST', '/console/api/settings/maintenance', { token: op.token, body: { on: false, reason: 'audit walk' } });
     /** Actions answered with a refusal here, still recorded. */
     const refusedHere: Record<string, number> = { 'POST /console/api/withdrawals/paid': 409 };
     // Reads that change nothing and are not recorded.
@@ -235,6 +240,7 @@ describe('the audit log', () => {
       'GET /console/api/deposits',
       'GET /console/api/settings/money',
       'GET /console/api/approvals',
+      'GET /console/api/settings/business',
     ]);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;

@@ -17,6 +17,7 @@ import { setUserFrozen, setUserLevel } from '../users';
 import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, twoPersonAbove, userBalances } from '../wallet';
 import { requestAdjustApproval } from './approvals';
 import { moneyRoutes } from './money-routes';
+import { settingsRoutes } from './settings-routes';
 import { auditCsvOf, auditListOf } from './audit';
 import { consoleUserOf, consoleUsersOf, dashboardOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
@@ -309,4 +310,5 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
   );
 
   moneyRoutes(app, deps, audit);
+  settingsRoutes(app, deps, audit);
 }

@@ -17,7 +17,7 @@ export const referralsPlugin = fp(
 );
 
 export { REFERRAL_OPS } from './ops';
-export { computeVip } from './vip';
-export { rebateSumsOf, settleRebates } from './rebates';
+export { computeVip, setThresholds, thresholdsOf } from './vip';
+export { rebateSumsOf, ratesOf, setRates, settleRebates } from './rebates';
 export { computeRankings } from './rankings';
-export { settleDividends } from './dividends';
+export { dividendRateOf, setDividendRate, settleDividends } from './dividends';

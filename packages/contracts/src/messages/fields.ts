@@ -6,6 +6,11 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    prices: 'Prices',
+    thresholds: 'Thresholds',
+    rates: 'Rebate rates',
+    dividendRate: 'Dividend share',
+    on: 'Switched on',
     autoApproveBelow: 'Approve by itself below',
     twoPersonAbove: 'Second operator above',
     limits: 'Withdrawal limits',
@@ -138,6 +143,11 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    prices: '價格',
+    thresholds: '門檻',
+    rates: '返佣比例',
+    dividendRate: '分紅比例',
+    on: '開啟',
     autoApproveBelow: '低於此金額自動通過',
     twoPersonAbove: '高於此金額需第二位營運人員',
     limits: '提現限額',
@@ -270,6 +280,11 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    prices: '价格',
+    thresholds: '门槛',
+    rates: '返佣比例',
+    dividendRate: '分红比例',
+    on: '开启',
     autoApproveBelow: '低于此金额自动通过',
     twoPersonAbove: '高于此金额需第二位运营人员',
     limits: '提现限额',
@@ -402,6 +417,11 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    prices: 'ราคา',
+    thresholds: 'เกณฑ์',
+    rates: 'อัตราคืนค่าคอมมิชชัน',
+    dividendRate: 'สัดส่วนเงินปันผล',
+    on: 'เปิด',
     autoApproveBelow: 'อนุมัติอัตโนมัติเมื่อต่ำกว่า',
     twoPersonAbove: 'ต้องมีผู้ปฏิบัติงานคนที่สองเมื่อสูงกว่า',
     limits: 'วงเงินถอน',
@@ -534,6 +554,11 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    prices: 'Giá',
+    thresholds: 'Ngưỡng',
+    rates: 'Tỷ lệ hoàn phí',
+    dividendRate: 'Tỷ lệ cổ tức',
+    on: 'Bật',
     autoApproveBelow: 'Tự duyệt khi dưới',
     twoPersonAbove: 'Cần nhân viên thứ hai khi trên',
     limits: 'Hạn mức rút',
@@ -666,6 +691,11 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    prices: '価格',
+    thresholds: 'しきい値',
+    rates: 'リベート率',
+    dividendRate: '配当の割合',
+    on: 'オン',
     autoApproveBelow: 'この金額未満は自動承認',
     twoPersonAbove: 'この金額超は2人目の承認',
     limits: '出金限度額',
@@ -798,6 +828,11 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    prices: 'Harga',
+    thresholds: 'Ambang',
+    rates: 'Tarif rabat',
+    dividendRate: 'Bagian dividen',
+    on: 'Aktif',
     autoApproveBelow: 'Disetujui otomatis di bawah',
     twoPersonAbove: 'Operator kedua di atas',
     limits: 'Batas penarikan',

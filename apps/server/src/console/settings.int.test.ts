@@ -1,0 +1,75 @@
+// The console's business settings on a real app and database (both): prices the users' catalogue
+// shows at once, VIP thresholds, rebate and dividend rates, the backtest maintenance switch the
+// shell reads too — each saved with its reason and before/after in the audit log, each bad value
+// refused with its field named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REBATE_RATES, DEFAULT_VIP_THRESHOLDS, type ConsoleBusinessSettings } from '@lq/contracts';
+import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { consoleTestKit } from './test-helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ shareSocket: true, env: { AUTH_CACHE_MS: '0' } });
+});
+afterAll(() => t?.close());
+
+const { ops, signedIn } = consoleTestKit(() => t);
+const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
+
+describe('business settings', () => {
+  it('sets prices, thresholds, rates and the maintenance switch, each with its reason and audit row; bad values named', async () => {
+    const op = await signedIn();
+    const call = (url: string, body?: unknown) => t.call(body === undefined ? 'GET' : 'POST', `/console/api${url}`, { token: op.token, body });
+    const start = data<ConsoleBusinessSettings>(await call('/settings/business'));
+    expect(start).toMatchObject({ prices: { unlock: '100.000000', seat: '10.000000', slot: '10.000000' }, vip: DEFAULT_VIP_THRESHOLDS, rebates: DEFAULT_REBATE_RATES, maintenance: false });
+
+    // Prices: the users' catalogue says the new ones at once.
+    const priced = await call('/settings/prices', { prices: { unlock: '120', seat: '12.5', slot: '9' }, reason: 'new year pricing' });
+    expect(data<ConsoleBusinessSettings>(priced).prices).toEqual({ unlock: '120.000000', seat: '12.500000', slot: '9.000000' });
+    const user = await registerUser(t);
+    const catalogue = data<{ prices: Record<string, string> }>(await t.call('GET', '/user/api/equity/catalogue', { token: user.token }));
+    expect(catalogue.prices).toEqual({ unlock: '120.000000', seat: '12.500000', slot: '9.000000' });
+
+    // VIP: VIP1 by own volume alone.
+    const vip = { ...DEFAULT_VIP_THRESHOLDS, VIP1: { match: 'any', conditions: [{ measure: 'ownVolume', min: '25000' }] } };
+    expect(data<ConsoleBusinessSettings>(await call('/settings/vip', { thresholds: vip, reason: 'tighter entry tier' })).vip.VIP1).toEqual(vip.VIP1);
+
+    // Rates: VIP1 25 %, dividends 1.5 %.
+    const rates = { ...DEFAULT_REBATE_RATES, VIP1: 2500 };
+    const rated = data<ConsoleBusinessSettings>(await call('/settings/rebates', { rates, dividendRate: 150, reason: 'partner push' }));
+    expect([rated.rebates.VIP1, rated.dividendRate]).toEqual([2500, 150]);
+
+    // Maintenance: on for the console and the shell alike, then off.
+    expect(data<ConsoleBusinessSettings>(await call('/settings/maintenance', { on: true, reason: 'database upgrade' })).maintenance).toBe(true);
+    expect((await ops('backtest:maintenance')).out).toContain('backtest maintenance: on');
+    expect(data<ConsoleBusinessSettings>(await call('/settings/maintenance', { on: false, reason: 'done' })).maintenance).toBe(false);
+
+    const bad = async (url: string, body: unknown) => {
+      const res = await call(url, body);
+      return [res.statusCode, data<{ field?: string }>(res)?.field?.split('.')[0]];
+    };
+    expect(await bad('/settings/prices', { prices: { unlock: '0', seat: '1', slot: '1' }, reason: 'x' })).toEqual([422, 'prices']);
+    expect(await bad('/settings/prices', { prices: { unlock: '1', seat: '1.1234567', slot: '1' }, reason: 'x' })).toEqual([422, 'prices']);
+    expect(await bad('/settings/prices', { prices: { unlock: '1', seat: '1', slot: '1' }, reason: '' })).toEqual([422, 'reason']);
+    expect(await bad('/settings/vip', { thresholds: { ...vip, VIP2: { match: 'all', conditions: [] } }, reason: 'x' })).toEqual([422, 'thresholds']);
+    expect(await bad('/settings/vip', { thresholds: { ...vip, VIP3: { match: 'most', conditions: vip.VIP1.conditions } }, reason: 'x' })).toEqual([422, 'thresholds']);
+    expect(await bad('/settings/rebates', { rates: { ...rates, VIP2: 10_001 }, dividendRate: 0, reason: 'x' })).toEqual([422, 'rates']);
+    expect(await bad('/settings/rebates', { rates, dividendRate: 10_001, reason: 'x' })).toEqual([422, 'dividendRate']);
+    expect(await bad('/settings/maintenance', { on: 'yes', reason: 'x' })).toEqual([422, 'on']);
+    // Nothing changed by the refusals.
+    expect(data<ConsoleBusinessSettings>(await call('/settings/business'))).toMatchObject({ prices: { unlock: '120.000000' }, rebates: { VIP2: DEFAULT_REBATE_RATES.VIP2 }, dividendRate: 150 });
+
+    const rows = await t.database.exec<{ action: string; before: unknown; after: unknown; detail: { reason: string } }>(
+      `select action, before, after, detail from audit_log where object_type = 'settings' and actor = $1 order by id`,
+      [op.mail],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['settings.prices', 'settings.vip', 'settings.rebates', 'settings.maintenance', 'settings.maintenance']);
+    expect(rows[0]).toMatchObject({ before: { unlock: '100.000000' }, after: { unlock: '120.000000' }, detail: { reason: 'new year pricing' } });
+    expect(rows[2]).toMatchObject({ before: { dividendRate: start.dividendRate }, after: { dividendRate: 150 } });
+    expect(rows[3]).toMatchObject({ before: { on: false }, after: { on: true } });
+    // Back to the defaults for the other tests of this database.
+    await call('/settings/prices', { prices: { unlock: '100', seat: '10', slot: '10' }, reason: 'reset' });
+    await call('/settings/vip', { thresholds: DEFAULT_VIP_THRESHOLDS, reason: 'reset' });
+    await call('/settings/rebates', { rates: DEFAULT_REBATE_RATES, dividendRate: start.dividendRate, reason: 'reset' });
+  });
+});
