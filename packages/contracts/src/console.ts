@@ -5,6 +5,7 @@ import { ACCOUNT_MARKETS } from './account';
 import { BENEFIT_ITEMS } from './benefits';
 import { rebateRates } from './rebates';
 import { vipThresholds } from './vip';
+import { NOTICE_BODY_MAX, NOTICE_CATEGORIES, NOTICE_STATES, noticeText } from './notice';
 import { USER_LEVELS } from './constants';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { MONEY_MAX_MICRO, parseMoney } from './money';
@@ -420,3 +421,50 @@ export type ConsoleRebatesBody = z.input<typeof consoleRebatesBody>;
 /** POST console/api/settings/maintenance */
 export const consoleMaintenanceBody = z.strictObject({ on: z.boolean({ error: 'validation.invalidType' }), reason });
 export type ConsoleMaintenanceBody = z.input<typeof consoleMaintenanceBody>;
+
+// ---------------------------------------------------------------- notices editor (slice 4)
+
+export const consoleNoticeItem = z.object({
+  id: z.number(),
+  category: z.enum(NOTICE_CATEGORIES),
+  state: z.enum(NOTICE_STATES),
+  pinned: z.boolean(),
+  /** When it shows (ms); null: a draft. */
+  publishAt: z.number().nullable(),
+  locales: z.array(z.string()),
+  /** The English title, else the first locale's. */
+  title: z.string(),
+  /** Users who opened it. */
+  reads: z.number(),
+});
+export type ConsoleNoticeItem = z.infer<typeof consoleNoticeItem>;
+export const consoleNoticeList = z.object({ list: z.array(consoleNoticeItem) });
+export type ConsoleNoticeList = z.infer<typeof consoleNoticeList>;
+
+/** GET console/api/notices/detail */
+export const consoleNoticeDetailQuery = z.strictObject({ id: z.coerce.number().int().positive() });
+export const consoleNoticeDetail = consoleNoticeItem.omit({ locales: true, title: true, reads: true }).extend({ texts: z.array(noticeText) });
+export type ConsoleNoticeDetail = z.infer<typeof consoleNoticeDetail>;
+
+/** POST console/api/notices/save: a new notice (no id) or the texts of one (the locales sent are the notice's locales). */
+export const consoleNoticeSaveBody = z.strictObject({
+  id: positiveId.optional(),
+  category: z.enum(NOTICE_CATEGORIES, { error: 'validation.invalidOption' }),
+  pinned: z.boolean(),
+  texts: z
+    .array(noticeText)
+    .min(1, { error: 'validation.required' })
+    .max(7)
+    .refine((texts) => new Set(texts.map((x) => x.locale)).size === texts.length, { error: 'validation.invalid' }),
+});
+export type ConsoleNoticeSaveBody = z.input<typeof consoleNoticeSaveBody>;
+
+/** POST console/api/notices/preview: a body as users will see it (the same renderer). */
+export const consoleNoticePreviewBody = z.strictObject({ body: z.string().max(NOTICE_BODY_MAX) });
+export const consoleNoticePreview = z.object({ html: z.string() });
+
+/** POST console/api/notices/publish: now, or at a time to come (scheduled). */
+export const consoleNoticePublishBody = z.strictObject({ id: positiveId, at: isoTime.optional() });
+export type ConsoleNoticePublishBody = z.input<typeof consoleNoticePublishBody>;
+/** POST console/api/notices/unpublish | delete */
+export const consoleNoticeIdBody = z.strictObject({ id: positiveId });

@@ -116,6 +116,9 @@ export const ERRORS = {
   NOTIFY_MAIL_REQUIRED: { code: 'A0391', status: 409 },
   PUSH_ENDPOINT_REFUSED: { code: 'A0392', status: 422 },
   PUSH_CLOSED: { code: 'A0393', status: 409 },
+  // notices (console)
+  NOTICE_NEEDS_ENGLISH: { code: 'A0394', status: 409 },
+  NOTICE_STATE: { code: 'A0395', status: 409 },
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },

@@ -227,6 +227,17 @@ describe('the audit log', () => {
     acts['POST /console/api/settings/vip'] = () => t.call('POST', '/console/api/settings/vip', { token: op.token, body: { thresholds: business.vip, reason: 'audit walk' } });
     acts['POST /console/api/settings/rebates'] = () => t.call('POST', '/console/api/settings/rebates', { token: op.token, body: { rates: business.rebates, dividendRate: business.dividendRate, reason: 'audit walk' } });
     acts['POST /console/api/settings/maintenance'] = () => t.call('POST', '/console/api/settings/maintenance', { token: op.token, body: { on: false, reason: 'audit walk' } });
+    const draft = async () =>
+      (await t.call('POST', '/console/api/notices/save', { token: op.token, body: { category: 'news', pinned: false, texts: [{ locale: 'en-US', title: 'audit walk', body: 'x' }] } })).json<Envelope<{ id: number }>>()
+        .data.id;
+    acts['POST /console/api/notices/save'] = () => t.call('POST', '/console/api/notices/save', { token: op.token, body: { category: 'news', pinned: false, texts: [{ locale: 'en-US', title: 'audit walk', body: 'x' }] } });
+    acts['POST /console/api/notices/publish'] = async () => t.call('POST', '/console/api/notices/publish', { token: op.token, body: { id: await draft(), at: new Date(Date.now() + 86_400_000).toISOString() } });
+    acts['POST /console/api/notices/unpublish'] = async () => {
+      const id = await draft();
+      await t.call('POST', '/console/api/notices/publish', { token: op.token, body: { id, at: new Date(Date.now() + 86_400_000).toISOString() } });
+      return t.call('POST', '/console/api/notices/unpublish', { token: op.token, body: { id } });
+    };
+    acts['POST /console/api/notices/delete'] = async () => t.call('POST', '/console/api/notices/delete', { token: op.token, body: { id: await draft() } });
     /** Actions answered with a refusal here, still recorded. */
     const refusedHere: Record<string, number> = { 'POST /console/api/withdrawals/paid': 409 };
     // Reads that change nothing and are not recorded.
@@ -241,6 +252,9 @@ describe('the audit log', () => {
       'GET /console/api/settings/money',
       'GET /console/api/approvals',
       'GET /console/api/settings/business',
+      'GET /console/api/notices',
+      'GET /console/api/notices/detail',
+      'POST /console/api/notices/preview',
     ]);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;

@@ -3,7 +3,7 @@
 // else in English (a notice is published only with an English text). A notice is read once opened;
 // those published before the reader registered count as read unless pinned, so a new user's badge
 // shows what is news to them.
-import { AppError, NOTICE_FALLBACK_LOCALE, noticeText, type Locale, type NoticeCategory, type NoticeDetail, type NoticeItem, type NoticeList, type NoticeState, type NoticeText } from '@lq/contracts';
+import { AppError, NOTICE_FALLBACK_LOCALE, noticeText, type ConsoleNoticeDetail, type Locale, type NoticeCategory, type NoticeDetail, type NoticeItem, type NoticeList, type NoticeState, type NoticeText } from '@lq/contracts';
 import { rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { noticeExcerpt, renderNoticeHtml } from './markdown';
 
@@ -121,6 +121,71 @@ export async function listNotices(db: Runner, now: Date = new Date()): Promise<N
 export async function noticeTextsOf(db: Runner, id: number): Promise<NoticeText[]> {
   await requireNotice(db, id);
   return rowsOf<NoticeText>(await db.execute(sql`select locale, title, body from notice_texts where notice_id = ${id} order by locale`));
+}
+
+// ---------------------------------------------------------------- the console's editor
+
+/** One notice with every text, as the console's editor shows it; 404 for none. */
+export async function noticeForConsole(db: Runner, id: number): Promise<ConsoleNoticeDetail> {
+  const [row] = rowsOf<{ category: NoticeCategory; status: string; pinned: boolean; publish_at: string | null }>(
+    await db.execute(sql`select category, status, pinned, publish_at::text as publish_at from notices where id = ${id}`),
+  );
+  if (!row) throw new AppError('NOT_FOUND', {}, 'id');
+  const publishAt = row.publish_at ? new Date(row.publish_at) : null;
+  const texts = rowsOf<NoticeText>(await db.execute(sql`select locale, title, body from notice_texts where notice_id = ${id} order by locale`));
+  return { id, category: row.category, state: noticeStateOf(row.status, publishAt), pinned: row.pinned, publishAt: publishAt?.getTime() ?? null, texts };
+}
+
+/**
+ * Saves a notice from the editor: a new draft, or an existing notice's category, pin and texts (the
+ * locales sent become its locales; a published one keeps its English text). One transaction.
+ */
+export async function saveNoticeFromConsole(
+  db: Database,
+  body: { id?: number; category: NoticeCategory; pinned: boolean; texts: NoticeText[] },
+): Promise<{ id: number; before: ConsoleNoticeDetail | null; after: ConsoleNoticeDetail }> {
+  const texts = body.texts.map(checkedText);
+  return db.transaction(async (tx) => {
+    let id = body.id;
+    let before: ConsoleNoticeDetail | null = null;
+    if (id === undefined) {
+      const [{ id: made }] = rowsOf<{ id: string }>(await tx.execute(sql`insert into notices (category, pinned) values (${body.category}, ${body.pinned}) returning id::text as id`));
+      id = Number(made);
+    } else {
+      await tx.execute(sql`select id from notices where id = ${id} for update`);
+      before = await noticeForConsole(tx, id);
+      if (before.state !== 'draft' && !texts.some((x) => x.locale === NOTICE_FALLBACK_LOCALE)) throw new AppError('NOTICE_NEEDS_ENGLISH', {}, 'texts');
+      await tx.execute(sql`update notices set category = ${body.category}, pinned = ${body.pinned}, updated_at = now() where id = ${id}`);
+      const kept = texts.map((x) => x.locale);
+      await tx.execute(sql`delete from notice_texts where notice_id = ${id} and locale not in (${sql.join(kept.map((l) => sql`${l}`), sql`, `)})`);
+    }
+    for (const text of texts) await putText(tx, id, text);
+    return { id, before, after: await noticeForConsole(tx, id) };
+  });
+}
+
+/** Publishes from the console: 404 for none, A0394 without the English text. */
+export async function publishFromConsole(db: Database, id: number, at?: Date): Promise<ConsoleNoticeDetail> {
+  const notice = await noticeForConsole(db, id);
+  if (!notice.texts.some((x) => x.locale === NOTICE_FALLBACK_LOCALE)) throw new AppError('NOTICE_NEEDS_ENGLISH', {}, 'id');
+  await publishNotice(db, id, at);
+  return noticeForConsole(db, id);
+}
+
+/** Takes a published (or scheduled) notice down; a draft has nothing to take down (A0395). */
+export async function unpublishFromConsole(db: Database, id: number): Promise<ConsoleNoticeDetail> {
+  const notice = await noticeForConsole(db, id);
+  if (notice.state === 'draft') throw new AppError('NOTICE_STATE', { state: notice.state }, 'id');
+  await unpublishNotice(db, id);
+  return noticeForConsole(db, id);
+}
+
+/** Deletes a draft; a notice once published is taken down instead, its reads kept (A0395). */
+export async function deleteFromConsole(db: Database, id: number): Promise<ConsoleNoticeDetail> {
+  const notice = await noticeForConsole(db, id);
+  if (notice.state !== 'draft') throw new AppError('NOTICE_STATE', { state: notice.state }, 'id');
+  await deleteNotice(db, id);
+  return notice;
 }
 
 // ---------------------------------------------------------------- readers

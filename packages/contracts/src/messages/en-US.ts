@@ -72,6 +72,8 @@ export const enUS = {
   'errors.NOTIFY_MAIL_REQUIRED': 'This notification is always sent by e-mail: it concerns your money or account',
   'errors.PUSH_ENDPOINT_REFUSED': 'This push endpoint is not one of a browser push service',
   'errors.PUSH_CLOSED': 'Push notifications are not set up on this server',
+  'errors.NOTICE_NEEDS_ENGLISH': 'Publishing needs the English text: readers without their own language see it',
+  'errors.NOTICE_STATE': 'This notice is {state}: that cannot be done now',
   'agreement.monthEquity': 'monthly benefit agreement',
   'agreement.autoSubscribe': 'auto-subscribe agreement',
   'benefit.item.seat': 'account seat',

@@ -6,6 +6,9 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    texts: 'Texts',
+    pinned: 'Pinned',
+    at: 'Publish at',
     prices: 'Prices',
     thresholds: 'Thresholds',
     rates: 'Rebate rates',
@@ -143,6 +146,9 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    texts: '文本',
+    pinned: '置頂',
+    at: '發布時間',
     prices: '價格',
     thresholds: '門檻',
     rates: '返佣比例',
@@ -280,6 +286,9 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    texts: '文本',
+    pinned: '置顶',
+    at: '发布时间',
     prices: '价格',
     thresholds: '门槛',
     rates: '返佣比例',
@@ -417,6 +426,9 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    texts: 'ข้อความ',
+    pinned: 'ปักหมุด',
+    at: 'เวลาเผยแพร่',
     prices: 'ราคา',
     thresholds: 'เกณฑ์',
     rates: 'อัตราคืนค่าคอมมิชชัน',
@@ -554,6 +566,9 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    texts: 'Nội dung',
+    pinned: 'Ghim',
+    at: 'Thời điểm đăng',
     prices: 'Giá',
     thresholds: 'Ngưỡng',
     rates: 'Tỷ lệ hoàn phí',
@@ -691,6 +706,9 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    texts: '本文',
+    pinned: '固定表示',
+    at: '公開日時',
     prices: '価格',
     thresholds: 'しきい値',
     rates: 'リベート率',
@@ -828,6 +846,9 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    texts: 'Teks',
+    pinned: 'Disematkan',
+    at: 'Waktu terbit',
     prices: 'Harga',
     thresholds: 'Ambang',
     rates: 'Tarif rabat',

@@ -74,6 +74,8 @@ export const inID: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': 'Notifikasi ini selalu dikirim lewat e-mail: menyangkut dana atau akun Anda',
   'errors.PUSH_ENDPOINT_REFUSED': 'Endpoint push ini bukan milik layanan push browser',
   'errors.PUSH_CLOSED': 'Notifikasi push belum disiapkan di server ini',
+  'errors.NOTICE_NEEDS_ENGLISH': 'Penerbitan memerlukan teks bahasa Inggris: pembaca tanpa bahasanya sendiri melihatnya',
+  'errors.NOTICE_STATE': 'Pemberitahuan ini {state}: itu tidak dapat dilakukan sekarang',
   'agreement.monthEquity': 'perjanjian manfaat bulanan',
   'agreement.autoSubscribe': 'perjanjian perpanjangan otomatis',
   'benefit.item.seat': 'slot akun',

@@ -73,6 +73,8 @@ export const jaJP: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': 'この通知は資金またはアカウントに関わるため、常にメールで送信されます',
   'errors.PUSH_ENDPOINT_REFUSED': 'このプッシュ送信先はブラウザのプッシュサービスのものではありません',
   'errors.PUSH_CLOSED': 'このサーバーではプッシュ通知が設定されていません',
+  'errors.NOTICE_NEEDS_ENGLISH': '公開には英語のテキストが必要です：自分の言語がない読者はそれを読みます',
+  'errors.NOTICE_STATE': 'このお知らせは {state} です：今はその操作ができません',
   'agreement.monthEquity': '月額特典規約',
   'agreement.autoSubscribe': '自動更新規約',
   'benefit.item.seat': '口座枠',

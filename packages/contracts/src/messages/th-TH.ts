@@ -70,6 +70,8 @@ export const thTH: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': 'การแจ้งเตือนนี้ส่งทางอีเมลเสมอ เพราะเกี่ยวกับเงินหรือบัญชีของคุณ',
   'errors.PUSH_ENDPOINT_REFUSED': 'ปลายทางพุชนี้ไม่ใช่บริการพุชของเบราว์เซอร์',
   'errors.PUSH_CLOSED': 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการแจ้งเตือนแบบพุช',
+  'errors.NOTICE_NEEDS_ENGLISH': 'การเผยแพร่ต้องมีข้อความภาษาอังกฤษ: ผู้อ่านที่ไม่มีภาษาของตนจะเห็นข้อความนั้น',
+  'errors.NOTICE_STATE': 'ประกาศนี้อยู่ในสถานะ {state}: ทำสิ่งนั้นไม่ได้ในตอนนี้',
   'agreement.monthEquity': 'ข้อตกลงสิทธิประโยชน์รายเดือน',
   'agreement.autoSubscribe': 'ข้อตกลงการต่ออายุอัตโนมัติ',
   'benefit.item.seat': 'ที่นั่งบัญชี',

@@ -71,6 +71,8 @@ export const viVN: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': 'Thông báo này luôn được gửi qua e-mail: nó liên quan đến tiền hoặc tài khoản của bạn',
   'errors.PUSH_ENDPOINT_REFUSED': 'Điểm cuối đẩy này không thuộc dịch vụ đẩy của trình duyệt',
   'errors.PUSH_CLOSED': 'Máy chủ này chưa thiết lập thông báo đẩy',
+  'errors.NOTICE_NEEDS_ENGLISH': 'Cần văn bản tiếng Anh để đăng: người đọc không có ngôn ngữ của mình sẽ thấy nó',
+  'errors.NOTICE_STATE': 'Thông báo này đang {state}: không thể làm việc đó lúc này',
   'agreement.monthEquity': 'thỏa thuận quyền lợi hằng tháng',
   'agreement.autoSubscribe': 'thỏa thuận tự động gia hạn',
   'benefit.item.seat': 'suất tài khoản',

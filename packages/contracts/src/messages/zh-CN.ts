@@ -70,6 +70,8 @@ export const zhCN: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': '此通知始终通过电子邮件发送：它关系到您的资金或账户',
   'errors.PUSH_ENDPOINT_REFUSED': '此推送端点不属于浏览器推送服务',
   'errors.PUSH_CLOSED': '此服务器尚未设置推送通知',
+  'errors.NOTICE_NEEDS_ENGLISH': '发布需要英文文本：没有自己语言的读者将看到它',
+  'errors.NOTICE_STATE': '该公告处于{state}状态：现在无法执行此操作',
   'agreement.monthEquity': '月度权益协议',
   'agreement.autoSubscribe': '自动续费协议',
   'benefit.item.seat': '账户席位',

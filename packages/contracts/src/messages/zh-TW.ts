@@ -70,6 +70,8 @@ export const zhTW: Messages = {
   'errors.NOTIFY_MAIL_REQUIRED': '此通知一律以電子郵件發送：它關係到您的資金或帳戶',
   'errors.PUSH_ENDPOINT_REFUSED': '此推播端點不屬於瀏覽器推播服務',
   'errors.PUSH_CLOSED': '此伺服器尚未設定推播通知',
+  'errors.NOTICE_NEEDS_ENGLISH': '發布需要英文文本：沒有自己語言的讀者將看到它',
+  'errors.NOTICE_STATE': '該公告處於{state}狀態：現在無法執行此操作',
   'agreement.monthEquity': '月度權益協議',
   'agreement.autoSubscribe': '自動續費協議',
   'benefit.item.seat': '帳戶席位',
