@@ -46,7 +46,7 @@ export function noticeRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Co
   r.post(
     '/notices/preview',
     { schema: { tags, summary: 'A Markdown body rendered as users will see it (raw HTML off, unsafe links dropped); changes nothing', security: bearerAuth, body: consoleNoticePreviewBody, response: { 200: envelopeOf(consoleNoticePreview), ...errorResponses } } },
-    async (req) => ok(req, { html: renderNoticeHtml(req.body.body) }),
+    (req) => Promise.resolve(ok(req, { html: renderNoticeHtml(req.body.body) })),
   );
 
   r.post(
