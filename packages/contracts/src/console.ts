@@ -468,3 +468,77 @@ export const consoleNoticePublishBody = z.strictObject({ id: positiveId, at: iso
 export type ConsoleNoticePublishBody = z.input<typeof consoleNoticePublishBody>;
 /** POST console/api/notices/unpublish | delete */
 export const consoleNoticeIdBody = z.strictObject({ id: positiveId });
+
+// ---------------------------------------------------------------- market data and jobs (slice 4)
+
+export const MARKET_FETCH_SOURCES = ['binance', 'okx', 'dukascopy'] as const;
+/** The timeframes the candle store keeps. */
+export const MARKET_TIMEFRAMES = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
+const day = z.string({ error: 'validation.required' }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.invalidFormat' });
+
+/** GET console/api/market: the candle series in the store and the newest import runs. */
+export const consoleImportItem = z.object({
+  id: z.number(),
+  kind: z.string(),
+  source: z.string(),
+  symbol: z.string(),
+  timeframe: z.string(),
+  /** queued | running | done | failed */
+  status: z.string(),
+  progress: z.number(),
+  rows: z.number(),
+  fromMs: z.number().nullable(),
+  toMs: z.number().nullable(),
+  message: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type ConsoleImportItem = z.infer<typeof consoleImportItem>;
+export const consoleSeriesItem = z.object({ source: z.string(), symbol: z.string(), timeframe: z.string(), firstTime: z.number(), lastTime: z.number(), count: z.number() });
+export type ConsoleSeriesItem = z.infer<typeof consoleSeriesItem>;
+export const consoleMarketData = z.object({ imports: z.array(consoleImportItem), series: z.array(consoleSeriesItem) });
+export type ConsoleMarketData = z.infer<typeof consoleMarketData>;
+
+/** POST console/api/market/fetch: fetch missing candles of a symbol over days (UTC), as a job. */
+export const consoleMarketFetchBody = z
+  .strictObject({
+    source: z.enum(MARKET_FETCH_SOURCES, { error: 'validation.invalidOption' }),
+    symbol: z
+      .string({ error: 'validation.required' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{3,20}$/, { error: 'validation.invalidFormat' }),
+    timeframe: z.enum(MARKET_TIMEFRAMES, { error: 'validation.invalidOption' }).default('1m'),
+    from: day,
+    to: day.optional(),
+  })
+  .refine((b) => b.to === undefined || b.to > b.from, { error: 'validation.invalid', path: ['to'] });
+export type ConsoleMarketFetchBody = z.input<typeof consoleMarketFetchBody>;
+
+/** GET console/api/jobs/failed: jobs pg-boss gave up on (retries spent), newest first. */
+export const consoleFailedJobsQuery = z.strictObject({
+  queue: z.string().trim().max(100).optional(),
+  ...pageOf(100, 20),
+});
+export type ConsoleFailedJobsQuery = z.input<typeof consoleFailedJobsQuery>;
+export const consoleFailedJob = z.object({
+  id: z.string(),
+  queue: z.string(),
+  /** The job's data, values of secret-looking keys hidden. */
+  data: z.unknown(),
+  /** Its last error. */
+  error: z.string().nullable(),
+  retryCount: z.number(),
+  createdAt: z.number(),
+  failedAt: z.number().nullable(),
+});
+export type ConsoleFailedJob = z.infer<typeof consoleFailedJob>;
+export const consoleFailedJobList = z.object({ list: z.array(consoleFailedJob), total: z.number() });
+export type ConsoleFailedJobList = z.infer<typeof consoleFailedJobList>;
+
+/** POST console/api/jobs/retry */
+export const consoleJobRetryBody = z.strictObject({
+  queue: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(100),
+  id: z.uuid({ error: 'validation.invalidFormat' }),
+});
+export type ConsoleJobRetryBody = z.input<typeof consoleJobRetryBody>;

@@ -238,8 +238,10 @@ describe('the audit log', () => {
       return t.call('POST', '/console/api/notices/unpublish', { token: op.token, body: { id } });
     };
     acts['POST /console/api/notices/delete'] = async () => t.call('POST', '/console/api/notices/delete', { token: op.token, body: { id: await draft() } });
+    acts['POST /console/api/market/fetch'] = () => t.call('POST', '/console/api/market/fetch', { token: op.token, body: { source: 'dukascopy', symbol: 'BTCUSDT', from: '2026-01-01' } });
+    acts['POST /console/api/jobs/retry'] = () => t.call('POST', '/console/api/jobs/retry', { token: op.token, body: { queue: 'audit-walk', id: '00000000-0000-4000-8000-000000000000' } });
     /** Actions answered with a refusal here, still recorded. */
-    const refusedHere: Record<string, number> = { 'POST /console/api/withdrawals/paid': 409 };
+    const refusedHere: Record<string, number> = { 'POST /console/api/withdrawals/paid': 409, 'POST /console/api/market/fetch': 503 /* no pg-boss in this app */, 'POST /console/api/jobs/retry': 404 };
     // Reads that change nothing and are not recorded.
     const reads = new Set([
       'GET /console/api/me',
@@ -255,6 +257,8 @@ describe('the audit log', () => {
       'GET /console/api/notices',
       'GET /console/api/notices/detail',
       'POST /console/api/notices/preview',
+      'GET /console/api/market',
+      'GET /console/api/jobs/failed',
     ]);
     for (const route of t.app.consoleRouteTable) {
       const key = `${route.method} ${route.url}`;

@@ -19,6 +19,7 @@ import { requestAdjustApproval } from './approvals';
 import { moneyRoutes } from './money-routes';
 import { settingsRoutes } from './settings-routes';
 import { noticeRoutes } from './notice-routes';
+import { dataRoutes } from './data-routes';
 import { auditCsvOf, auditListOf } from './audit';
 import { consoleUserOf, consoleUsersOf, dashboardOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
@@ -313,4 +314,5 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
   moneyRoutes(app, deps, audit);
   settingsRoutes(app, deps, audit);
   noticeRoutes(app, deps, audit);
+  dataRoutes(app, deps, audit);
 }

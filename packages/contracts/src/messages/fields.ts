@@ -6,6 +6,8 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    queue: 'Queue',
+    timeframe: 'Timeframe',
     texts: 'Texts',
     pinned: 'Pinned',
     at: 'Publish at',
@@ -146,6 +148,8 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    queue: '佇列',
+    timeframe: '週期',
     texts: '文本',
     pinned: '置頂',
     at: '發布時間',
@@ -286,6 +290,8 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    queue: '队列',
+    timeframe: '周期',
     texts: '文本',
     pinned: '置顶',
     at: '发布时间',
@@ -426,6 +432,8 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    queue: 'คิว',
+    timeframe: 'กรอบเวลา',
     texts: 'ข้อความ',
     pinned: 'ปักหมุด',
     at: 'เวลาเผยแพร่',
@@ -566,6 +574,8 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    queue: 'Hàng đợi',
+    timeframe: 'Khung thời gian',
     texts: 'Nội dung',
     pinned: 'Ghim',
     at: 'Thời điểm đăng',
@@ -706,6 +716,8 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    queue: 'キュー',
+    timeframe: '時間足',
     texts: '本文',
     pinned: '固定表示',
     at: '公開日時',
@@ -846,6 +858,8 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    queue: 'Antrean',
+    timeframe: 'Kerangka waktu',
     texts: 'Teks',
     pinned: 'Disematkan',
     at: 'Waktu terbit',
