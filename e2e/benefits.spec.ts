@@ -6,9 +6,13 @@
 // list both; auto-renew is switched off after a confirmation. No page is wider than the phone.
 // Then two MT5 accounts bound: a paper robot on the first takes the unlock's forex seat, the second
 // finds no free seat and is offered one; bought on the payment step, its robot starts.
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
 import { adjustWallet, grantUnlock, login, register, setPayPassword, type Envelope } from './support/users';
 import { bindMt5 } from './support/accounts';
+import { holding } from './support/exclusive';
+
+// The prices these flows pay are the console test's to change for a moment.
+const test = holding('prices');
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/benefits-${step}.png`, fullPage: true });

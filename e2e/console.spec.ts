@@ -5,12 +5,10 @@
 // money: a credit and a withdrawal above the two-person amount each wait for the second one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
+import { expect, test } from '@playwright/test';
+import { operatorPage, totp } from './support/console';
 import { apiLogin, login, ops, PASSWORD, register, setPayPassword } from './support/users';
 
-const totp = (mail: string, secret: string) =>
-  new TOTP({ issuer: 'Lightning Quant console', label: mail, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
 
 test('an operator signs in with TOTP, freezes a user and finds it in the audit log', async ({ page, request, browser }, info) => {
   const stamp = `${info.project.name}.${Date.now()}`;
@@ -78,25 +76,6 @@ test('an operator signs in with TOTP, freezes a user and finds it in the audit l
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
-
-/** A new operator through ops, signed in on a page of its own browser context. */
-async function operatorPage(browser: Browser, mail: string): Promise<Page> {
-  const out = ops('operator:add', mail);
-  const password = /password:\s+(\S+)/.exec(out)![1];
-  const secret = /TOTP secret:\s+(\S+)/.exec(out)![1];
-  const context = await browser.newContext({ viewport: test.info().project.use.viewport ?? undefined, isMobile: test.info().project.use.isMobile, hasTouch: test.info().project.use.hasTouch });
-  const page = await context.newPage();
-  await page.goto('/#/console');
-  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
-  await page.reload();
-  await page.getByTestId('console-mail').fill(mail);
-  await page.getByTestId('console-password').fill(password);
-  await page.getByTestId('console-login-submit').click();
-  await page.getByTestId('console-code').fill(totp(mail, secret));
-  await page.getByTestId('console-code-submit').click();
-  await expect(page.getByTestId('dash-users-value')).toHaveText(/^\d+$/);
-  return page;
-}
 
 // Above any two-person amount a test run sets (fit.spec raises it to 2,000,000 for a moment).
 const BIG_CREDIT = '2000100';

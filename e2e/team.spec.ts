@@ -4,9 +4,13 @@
 // (registered by the newcomer's code) shows one level further down on groupNext. A search with
 // no match says so; the benefits page shows the VIP tiers and what is missing once the daily
 // computation ran. No page is wider than the phone.
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
 import { PASSWORD, adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
+import { holding } from './support/exclusive';
+
+// The prices these flows pay are the console test's to change for a moment.
+const test = holding('prices');
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/team-${step}.png`, fullPage: true });

@@ -8,7 +8,10 @@ import { consoleApi, endOperatorSession, useOperatorSession } from './api';
 import { ApprovalsPage } from './ApprovalsPage';
 import { AuditPage } from './AuditPage';
 import { DashboardPage } from './DashboardPage';
+import { DataPage } from './DataPage';
 import { DepositsPage } from './DepositsPage';
+import { NoticesPage } from './NoticesPage';
+import { SettingsPage } from './SettingsPage';
 import { SecondFactorStep, SignInStep } from './SignIn';
 import { UsersPage } from './UsersPage';
 import { WithdrawalsPage } from './WithdrawalsPage';
@@ -28,6 +31,9 @@ const SECTIONS = [
   { path: '/console/withdrawals', key: 'withdrawals', Page: WithdrawalsPage },
   { path: '/console/deposits', key: 'deposits', Page: DepositsPage },
   { path: '/console/approvals', key: 'approvals', Page: ApprovalsPage },
+  { path: '/console/notices', key: 'notices', Page: NoticesPage },
+  { path: '/console/settings', key: 'business', Page: SettingsPage },
+  { path: '/console/data', key: 'data', Page: DataPage },
   { path: '/console/audit', key: 'audit', Page: AuditPage },
 ] as const;
 
