@@ -438,7 +438,16 @@ export const consoleNoticeItem = z.object({
   reads: z.number(),
 });
 export type ConsoleNoticeItem = z.infer<typeof consoleNoticeItem>;
-export const consoleNoticeList = z.object({ list: z.array(consoleNoticeItem) });
+/** GET console/api/notices: filtered, sorted and paged on the server. */
+export const consoleNoticesQuery = z.strictObject({
+  state: z.enum(NOTICE_STATES, { error: 'validation.invalidOption' }).optional(),
+  category: z.enum(NOTICE_CATEGORIES, { error: 'validation.invalidOption' }).optional(),
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(['id', '-id'], { error: 'validation.invalidOption' }).default('-id'),
+  ...pageOf(100, 20),
+});
+export type ConsoleNoticesQuery = z.input<typeof consoleNoticesQuery>;
+export const consoleNoticeList = z.object({ list: z.array(consoleNoticeItem), total: z.number() });
 export type ConsoleNoticeList = z.infer<typeof consoleNoticeList>;
 
 /** GET console/api/notices/detail */

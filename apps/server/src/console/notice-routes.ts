@@ -13,12 +13,13 @@ import {
   consoleNoticePreviewBody,
   consoleNoticePublishBody,
   consoleNoticeSaveBody,
+  consoleNoticesQuery,
   envelopeOf,
   type ConsoleNoticeDetail,
 } from '@lq/contracts';
 import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
-import { deleteFromConsole, listNotices, noticeForConsole, publishFromConsole, renderNoticeHtml, saveNoticeFromConsole, unpublishFromConsole } from '../notices';
+import { deleteFromConsole, noticeForConsole, noticesForConsole, publishFromConsole, renderNoticeHtml, saveNoticeFromConsole, unpublishFromConsole } from '../notices';
 import type { ConsoleAudit } from './routes';
 
 const tags = ['console'];
@@ -33,8 +34,8 @@ export function noticeRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Co
 
   r.get(
     '/notices',
-    { schema: { tags, summary: 'Every notice, newest first: state, category, pinned, when it shows, its locales, title and reads', security: bearerAuth, response: { 200: envelopeOf(consoleNoticeList), ...errorResponses } } },
-    async (req) => ok(req, { list: (await listNotices(deps.db)).map((n) => ({ ...n, publishAt: n.publishAt?.getTime() ?? null })) }),
+    { schema: { tags, summary: 'Notices by state, category and title, newest or oldest first, paged: state, pinned, when it shows, its locales, title and reads', security: bearerAuth, querystring: consoleNoticesQuery, response: { 200: envelopeOf(consoleNoticeList), ...errorResponses } } },
+    async (req) => ok(req, await noticesForConsole(deps.db, req.query)),
   );
 
   r.get(

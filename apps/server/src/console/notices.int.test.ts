@@ -60,9 +60,17 @@ describe('notices editor', () => {
     const later = data<ConsoleNoticeDetail>(await call('/notices/save', { category: 'news', pinned: false, texts: [{ locale: 'en-US', title: `Later ${stamp}`, body: 'soon' }] }));
     const at = new Date(Date.now() + 86_400_000).toISOString();
     expect(data<ConsoleNoticeDetail>(await call('/notices/publish', { id: later.id, at })).state).toBe('scheduled');
-    const list = data<ConsoleNoticeList>(await call('/notices'));
-    expect(list.list.find((n) => n.id === later.id)).toMatchObject({ state: 'scheduled', category: 'news', locales: ['en-US'], title: `Later ${stamp}` });
-    expect(list.list.find((n) => n.id === draft.id)).toMatchObject({ state: 'unpublished', pinned: true, locales: ['en-US', 'ja-JP'] });
+    const list = data<ConsoleNoticeList>(await call(`/notices?q=${stamp}&sort=id`));
+    expect(list.total).toBe(2);
+    expect(list.list.map((n) => n.id)).toEqual([draft.id, later.id]);
+    expect(list.list[1]).toMatchObject({ state: 'scheduled', category: 'news', locales: ['en-US'], title: `Later ${stamp}` });
+    expect(list.list[0]).toMatchObject({ state: 'unpublished', pinned: true, locales: ['en-US', 'ja-JP'] });
+    // Filtered on the server: by state (scheduled told from published by the time), category, a title in any language.
+    expect(data<ConsoleNoticeList>(await call(`/notices?state=scheduled&q=${stamp}`)).list.map((n) => n.id)).toEqual([later.id]);
+    expect(data<ConsoleNoticeList>(await call(`/notices?state=published&q=${stamp}`)).total).toBe(0);
+    expect(data<ConsoleNoticeList>(await call(`/notices?category=notice&q=${encodeURIComponent(`メンテナンス ${stamp}`)}`)).list.map((n) => n.id)).toEqual([draft.id]);
+    expect(data<ConsoleNoticeList>(await call(`/notices?q=${stamp}&page=2&size=1`)).list.map((n) => n.id)).toEqual([draft.id]);
+    expect((await call('/notices?state=lost')).statusCode).toBe(422);
 
     // A draft is deleted; a draft has nothing to take down.
     const scrap = data<ConsoleNoticeDetail>(await call('/notices/save', { category: 'news', pinned: false, texts: [{ locale: 'en-US', title: 'scrap', body: '' }] }));

@@ -14,5 +14,5 @@ export const noticesPlugin = fp(
 
 export { NOTICE_OPS } from './ops';
 /** Writing notices, for what publishes them besides ops (the console, tests and benches of other areas). */
-export { createNotice, publishNotice, setNoticeText, unpublishNotice, listNotices, noticeForConsole, saveNoticeFromConsole, publishFromConsole, unpublishFromConsole, deleteFromConsole } from './service';
+export { createNotice, publishNotice, setNoticeText, unpublishNotice, noticesForConsole, noticeForConsole, saveNoticeFromConsole, publishFromConsole, unpublishFromConsole, deleteFromConsole } from './service';
 export { renderNoticeHtml } from './markdown';

@@ -117,6 +117,42 @@ export async function listNotices(db: Runner, now: Date = new Date()): Promise<N
   });
 }
 
+/**
+ * The console's notice list: by state (scheduled and published told apart by the time), category
+ * and a part of any title, newest or oldest first, a page at a time.
+ */
+export async function noticesForConsole(
+  db: Runner,
+  q: { state?: NoticeState; category?: NoticeCategory; q?: string; sort: 'id' | '-id'; page: number; size: number },
+): Promise<{ list: (Omit<NoticeSummary, 'publishAt'> & { publishAt: number | null })[]; total: number }> {
+  const parts: SQL[] = [sql`true`];
+  if (q.state === 'scheduled') parts.push(sql`n.status = 'published' and n.publish_at > now()`);
+  else if (q.state === 'published') parts.push(sql`n.status = 'published' and n.publish_at <= now()`);
+  else if (q.state) parts.push(sql`n.status = ${q.state}`);
+  if (q.category) parts.push(sql`n.category = ${q.category}`);
+  if (q.q) {
+    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`exists (select 1 from notice_texts t where t.notice_id = n.id and t.title ilike ${like})`);
+  }
+  const where = sql.join(parts, sql` and `);
+  const rows = rowsOf<{ id: string; category: NoticeCategory; status: string; pinned: boolean; publish_at: string | null; locales: string[]; title: string; reads: number }>(
+    await db.execute(sql`select n.id::text as id, n.category, n.status, n.pinned, n.publish_at::text as publish_at,
+        array(select t.locale from notice_texts t where t.notice_id = n.id order by t.locale) as locales,
+        coalesce((select t.title from notice_texts t where t.notice_id = n.id order by t.locale <> ${NOTICE_FALLBACK_LOCALE}, t.locale limit 1), '') as title,
+        (select count(*)::int from notice_reads r where r.notice_id = n.id) as reads
+      from notices n where ${where} order by ${q.sort === 'id' ? sql`n.id` : sql`n.id desc`} limit ${q.size} offset ${(q.page - 1) * q.size}`),
+  );
+  const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from notices n where ${where}`));
+  const now = new Date();
+  return {
+    total,
+    list: rows.map((r) => {
+      const publishAt = r.publish_at ? new Date(r.publish_at) : null;
+      return { id: Number(r.id), category: r.category, state: noticeStateOf(r.status, publishAt, now), pinned: r.pinned, publishAt: publishAt?.getTime() ?? null, locales: r.locales, title: r.title, reads: r.reads };
+    }),
+  };
+}
+
 /** One notice's texts (every locale), for an operator. */
 export async function noticeTextsOf(db: Runner, id: number): Promise<NoticeText[]> {
   await requireNotice(db, id);

@@ -3,15 +3,15 @@
 // the server with the users' renderer), and publishes now or at a time, takes down, or deletes a
 // draft. Publishing needs the English text: readers without their own language see it.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, NOTICE_BODY_MAX, NOTICE_CATEGORIES, NOTICE_FALLBACK_LOCALE, NOTICE_TITLE_MAX, type ConsoleNoticeDetail, type ConsoleNoticeItem, type Locale, type NoticeCategory } from '@lq/contracts';
+import { LOCALES, NOTICE_BODY_MAX, NOTICE_CATEGORIES, NOTICE_FALLBACK_LOCALE, NOTICE_STATES, NOTICE_TITLE_MAX, type ConsoleNoticeDetail, type ConsoleNoticeItem, type Locale, type NoticeCategory, type NoticeState } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { ErrorView, Spinner } from '../../components/Views';
 import { showToast } from '../../lib/toast';
 import { consoleApi } from './api';
-import { useDateTime } from './ui';
+import { ServerTable, useDateTime, useDebounced, useServerList, type ServerColumn } from './ui';
 
 const LANGUAGE_NAMES: Record<Locale, string> = { 'en-US': 'English', 'zh-TW': '繁體中文', 'zh-CN': '简体中文', 'th-TH': 'ไทย', 'vi-VN': 'Tiếng Việt', 'ja-JP': '日本語', in_ID: 'Bahasa Indonesia' };
 
@@ -19,52 +19,71 @@ export function NoticesPage() {
   const { t } = useTranslation('console');
   const when = useDateTime();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const list = useQuery({ queryKey: ['console', 'notices'], queryFn: () => consoleApi.get<{ list: ConsoleNoticeItem[] }>('notices') });
+  const [typed, setTyped] = useState('');
+  const q = useDebounced(typed.trim());
+  const [state, setState] = useState<NoticeState | ''>('');
+  const [category, setCategory] = useState<NoticeCategory | ''>('');
+  const { failed, filterQuery: _query, ...list } = useServerList<ConsoleNoticeItem>('notices', { q, state, category }, '-id', 20);
+  const columns = useMemo<ServerColumn<ConsoleNoticeItem>[]>(
+    () => [
+      { id: 'id', accessorKey: 'id', header: () => t('notices.id') },
+      { id: 'title', header: () => t('notices.title'), enableSorting: false, cell: ({ row }) => <span className="cs-break">{row.original.pinned ? <span aria-label={t('notices.pinned')}>📌 </span> : null}{row.original.title}</span> },
+      { id: 'category', header: () => t('notices.category'), enableSorting: false, cell: ({ row }) => t(`notices.categories.${row.original.category}`) },
+      {
+        id: 'state',
+        header: () => t('notices.state'),
+        enableSorting: false,
+        cell: ({ row }) => (
+          <span className={`cs-badge${row.original.state === 'unpublished' ? ' cs-bad' : ''}`} data-testid="notice-state" data-state={row.original.state}>
+            {t(`notices.states.${row.original.state}`)}
+          </span>
+        ),
+      },
+      { id: 'when', header: () => t('notices.when'), enableSorting: false, cell: ({ row }) => when(row.original.publishAt) },
+      { id: 'locales', header: () => t('notices.locales'), enableSorting: false, cell: ({ row }) => row.original.locales.join(', ') },
+      { id: 'reads', header: () => t('notices.reads'), enableSorting: false, cell: ({ row }) => row.original.reads },
+      {
+        id: 'edit',
+        header: () => <span className="cs-sr">{t('notices.edit')}</span>,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <button type="button" className="btn btn-secondary cs-small" onClick={() => setEditing(row.original.id)} data-testid="notice-edit">
+            {t('notices.edit')}
+          </button>
+        ),
+      },
+    ],
+    [t, when],
+  );
   return (
     <>
+      <p className="cs-hint">{t('notices.hint')}</p>
       <div className="cs-filters">
-        <p className="cs-hint">{t('notices.hint')}</p>
+        <label className="cs-filter">
+          <span>{t('notices.search')}</span>
+          <input className="input" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={200} data-testid="notices-search" />
+        </label>
+        <label className="cs-filter">
+          <span>{t('notices.state')}</span>
+          <select className="input" value={state} onChange={(e) => setState(e.target.value as NoticeState | '')} data-testid="notices-state">
+            <option value="">{t('all')}</option>
+            {NOTICE_STATES.map((s) => (
+              <option key={s} value={s}>{t(`notices.states.${s}`)}</option>
+            ))}
+          </select>
+        </label>
+        <label className="cs-filter">
+          <span>{t('notices.category')}</span>
+          <select className="input" value={category} onChange={(e) => setCategory(e.target.value as NoticeCategory | '')} data-testid="notices-category">
+            <option value="">{t('all')}</option>
+            {NOTICE_CATEGORIES.map((c) => (
+              <option key={c} value={c}>{t(`notices.categories.${c}`)}</option>
+            ))}
+          </select>
+        </label>
         <Button className="cs-end" onClick={() => setEditing('new')} data-testid="notice-new">{t('notices.new')}</Button>
       </div>
-      {list.isPending ? (
-        <Spinner label={t('loading')} />
-      ) : list.isError ? (
-        <ErrorView message={t('loadFailed')} onRetry={() => void list.refetch()} />
-      ) : (
-        <div className="cs-scroll">
-          <table className="cs-table" data-testid="notices-table">
-            <thead>
-              <tr>
-                <th>{t('notices.id')}</th>
-                <th>{t('notices.title')}</th>
-                <th>{t('notices.category')}</th>
-                <th>{t('notices.state')}</th>
-                <th>{t('notices.when')}</th>
-                <th>{t('notices.locales')}</th>
-                <th>{t('notices.reads')}</th>
-                <th><span className="cs-sr">{t('notices.edit')}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.list.map((n) => (
-                <tr key={n.id} data-testid="notice-row" data-id={n.id}>
-                  <td>{n.id}</td>
-                  <td className="cs-break">{n.pinned ? <span aria-label={t('notices.pinned')}>📌 </span> : null}{n.title}</td>
-                  <td>{t(`notices.categories.${n.category}`)}</td>
-                  <td><span className={`cs-badge${n.state === 'unpublished' ? ' cs-bad' : ''}`} data-testid="notice-state" data-state={n.state}>{t(`notices.states.${n.state}`)}</span></td>
-                  <td>{when(n.publishAt)}</td>
-                  <td>{n.locales.join(', ')}</td>
-                  <td>{n.reads}</td>
-                  <td>
-                    <button type="button" className="btn btn-secondary cs-small" onClick={() => setEditing(n.id)} data-testid="notice-edit">{t('notices.edit')}</button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.data.list.length === 0 ? <p className="cs-empty">{t('notices.none')}</p> : null}
-        </div>
-      )}
+      <ServerTable {...list} columns={columns} empty={failed ? t('loadFailed') : t('notices.none')} testId="notices-table" rowTestId="notice-row" rowKey={(n) => String(n.id)} />
       {editing !== null ? <NoticeSheet id={editing} onClose={() => setEditing(null)} onCreated={setEditing} /> : null}
     </>
   );
