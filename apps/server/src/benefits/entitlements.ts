@@ -51,16 +51,36 @@ export async function seatsOwned(db: Runner, userId: number, market: Market): Pr
   return Number(row?.owned ?? 0);
 }
 
+/** What a user owns of `item` on a market as one SQL expression over `user` and `market`: the unlock's, packs in force, grants in force. */
+const ownedSql = (item: 'seat' | 'slot', user: SQL, market: SQL): SQL => sql`(
+  (case when ${unlockedSql(user)} then ${UNLOCK_GIVES[item]} else 0 end)
+  + coalesce((select sum(sp.quantity) from benefit_purchases sp where sp.user_id = ${user} and sp.item = ${item} and sp.market = ${market} and sp.expires_at > now()), 0)
+  + coalesce((select sum(sg.quantity) from entitlement_grants sg where sg.user_id = ${user} and sg.kind = ${item === 'seat' ? 'seat' : 'backtest_slot'} and (sg.market is null or sg.market = ${market}) and (sg.expires_at is null or sg.expires_at > now())), 0)
+)::int`;
+
 /**
  * The seats a user owns on a market as one SQL expression over `user` and `market` (columns, for
  * set-based checks over many users in robots/seat-expiry.ts, or values): the sum `owned` also
  * makes for the rights page, where it needs each part's expiry too.
  */
-export const seatsOwnedSql = (user: SQL, market: SQL): SQL => sql`(
-  (case when ${unlockedSql(user)} then ${UNLOCK_GIVES.seat} else 0 end)
-  + coalesce((select sum(sp.quantity) from benefit_purchases sp where sp.user_id = ${user} and sp.item = 'seat' and sp.market = ${market} and sp.expires_at > now()), 0)
-  + coalesce((select sum(sg.quantity) from entitlement_grants sg where sg.user_id = ${user} and sg.kind = 'seat' and (sg.market is null or sg.market = ${market}) and (sg.expires_at is null or sg.expires_at > now())), 0)
-)::int`;
+export const seatsOwnedSql = (user: SQL, market: SQL): SQL => ownedSql('seat', user, market);
+
+/** Whether the user has the basic rights, and the seats and slots they own per market, in one statement (the console's user panel). */
+export async function ownedOf(db: Runner, userId: number): Promise<{ unlocked: boolean; owned: { market: Market; seats: number; slots: number }[] }> {
+  const user = sql`${userId}::bigint`;
+  const [row] = rowsOf<{ unlocked: boolean; forex_seats: number; forex_slots: number; crypto_seats: number; crypto_slots: number }>(
+    await db.execute(sql`select ${unlockedSql(user)} as unlocked,
+        ${ownedSql('seat', user, sql`'forex'`)} as forex_seats, ${ownedSql('slot', user, sql`'forex'`)} as forex_slots,
+        ${ownedSql('seat', user, sql`'crypto'`)} as crypto_seats, ${ownedSql('slot', user, sql`'crypto'`)} as crypto_slots`),
+  );
+  return {
+    unlocked: !!row.unlocked,
+    owned: [
+      { market: 'forex', seats: Number(row.forex_seats), slots: Number(row.forex_slots) },
+      { market: 'crypto', seats: Number(row.crypto_seats), slots: Number(row.crypto_slots) },
+    ],
+  };
+}
 
 export async function slotsOwned(db: Runner, userId: number, market: Market): Promise<number> {
   return (await owned(db, userId, 'slot', market, await isUnlocked(db, userId))).owned;
@@ -119,38 +139,46 @@ export interface Grant {
 
 /** The grants of a user still in force, newest first. */
 export async function grantsOf(db: Runner, userId: number): Promise<Grant[]> {
-  const rows = rowsOf<{ id: string; kind: string; market: Market | null; quantity: number; origin: string; note: string | null; created_at: string; expires_at: string | null }>(
+  const rows = rowsOf<GrantRow>(
     await db.execute(sql`select id::text as id, kind, market, quantity, origin, note, created_at::text as created_at, expires_at::text as expires_at
       from entitlement_grants where user_id = ${userId} and (expires_at is null or expires_at > now()) order by id desc`),
   );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    market: r.market,
-    quantity: r.quantity,
-    origin: r.origin,
-    note: r.note,
-    createdAt: Date.parse(r.created_at),
-    expiresAt: r.expires_at ? Date.parse(r.expires_at) : null,
-  }));
+  return rows.map(grantOf);
 }
+
+type GrantRow = { id: string; kind: string; market: Market | null; quantity: number; origin: string; note: string | null; created_at: string; expires_at: string | null };
+const grantOf = (r: GrantRow): Grant => ({
+  id: Number(r.id),
+  kind: r.kind,
+  market: r.market,
+  quantity: r.quantity,
+  origin: r.origin,
+  note: r.note,
+  createdAt: Date.parse(r.created_at),
+  expiresAt: r.expires_at ? Date.parse(r.expires_at) : null,
+});
 
 /**
  * An operator's grant: seats or backtest slots of a market (or both: market null), for `days` or
- * for good, or the unlock (refused when the user has it: answers null). Seats granted count at once
- * for robots and for releasing a frozen account.
+ * for good, or the unlock. One statement: the grant, or why there is none — no such user, or the
+ * unlock asked for a user who has it. Seats granted count at once for robots and for releasing a
+ * frozen account.
  */
 export async function grantEntitlement(
   db: Runner,
   g: { userId: number; kind: 'seat' | 'backtest_slot' | 'unlock'; market: Market | null; quantity: number; days: number | null; note: string },
-): Promise<Grant | null> {
+): Promise<{ grant: Grant } | { refused: 'no-user' | 'unlocked' }> {
   const unlockTaken = g.kind === 'unlock' ? sql`and not ${unlockedSql(sql`${g.userId}::bigint`)}` : sql``;
-  const [row] = rowsOf<{ id: string }>(
-    await db.execute(sql`insert into entitlement_grants (user_id, kind, market, quantity, origin, note, expires_at)
-      select ${g.userId}, ${g.kind}, ${g.market}, ${g.quantity}, 'operator', ${g.note}, ${g.days === null ? null : sql`now() + make_interval(days => ${g.days})`}
-      where exists (select 1 from users where id = ${g.userId}) ${unlockTaken}
-      returning id::text as id`),
+  const [row] = rowsOf<GrantRow & { user_exists: boolean }>(
+    await db.execute(sql`with made as (
+        insert into entitlement_grants (user_id, kind, market, quantity, origin, note, expires_at)
+        select ${g.userId}, ${g.kind}, ${g.market}, ${g.quantity}, 'operator', ${g.note}, ${g.days === null ? null : sql`now() + make_interval(days => ${g.days})`}
+        where exists (select 1 from users where id = ${g.userId}) ${unlockTaken}
+        returning id::text as id, kind, market, quantity, origin, note, created_at::text as created_at, expires_at::text as expires_at)
+      select made.*, true as user_exists from made
+      union all
+      select null, null, null, null, null, null, null, null, exists (select 1 from users where id = ${g.userId}) where not exists (select 1 from made)`),
   );
-  if (!row) return null;
-  return (await grantsOf(db, g.userId)).find((x) => x.id === Number(row.id)) ?? null;
+  if (row.id !== null) return { grant: grantOf(row) };
+  return { refused: row.user_exists ? 'unlocked' : 'no-user' };
 }

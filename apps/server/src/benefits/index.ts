@@ -18,4 +18,4 @@ export const benefitsPlugin = fp(
 export { BENEFIT_OPS } from './ops';
 export { catalogueOf, notUnlocked, pricesOf, setPrice } from './service';
 export { notifyFailedRenewals, renewDue } from './renewals';
-export { backtestMarketIs, grantEntitlement, grantsOf, isUnlocked, rightsOf, seatHolders, seatsOwned, seatsOwnedSql, SEAT_HOLDING, slotsOwned, slotsUsed, type Market } from './entitlements';
+export { backtestMarketIs, grantEntitlement, grantsOf, isUnlocked, ownedOf, rightsOf, seatHolders, seatsOwned, seatsOwnedSql, SEAT_HOLDING, slotsOwned, slotsUsed, type Market } from './entitlements';

@@ -12,7 +12,7 @@ import { tokenFromHeader } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
-import { grantEntitlement, grantsOf, rightsOf } from '../benefits';
+import { grantEntitlement, grantsOf, ownedOf } from '../benefits';
 import { setUserFrozen, setUserLevel } from '../users';
 import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, twoPersonAbove, userBalances } from '../wallet';
 import { requestAdjustApproval } from './approvals';
@@ -256,13 +256,8 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     async (req) => {
       const user = await consoleUserOf(deps.db, req.query.userId);
       if (!user) throw new AppError('NOT_FOUND', {}, 'userId');
-      const rights = await rightsOf(deps.db, user.id);
-      return ok(req, {
-        user,
-        unlocked: rights.unlocked,
-        owned: rights.markets.map((m) => ({ market: m.market, seats: m.seats.owned, slots: m.slots.owned })),
-        grants: await grantsOf(deps.db, user.id),
-      });
+      const { unlocked, owned } = await ownedOf(deps.db, user.id);
+      return ok(req, { user, unlocked, owned, grants: await grantsOf(deps.db, user.id) });
     },
   );
 
@@ -295,12 +290,13 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     },
     async (req) => {
       const b = req.body;
-      if (!(await consoleUserOf(deps.db, b.userId))) throw new AppError('NOT_FOUND', {}, 'userId');
-      const grant = await grantEntitlement(deps.db, { userId: b.userId, kind: b.kind, market: b.market ?? null, quantity: b.quantity, days: b.days ?? null, note: b.reason });
-      if (!grant) {
+      const made = await grantEntitlement(deps.db, { userId: b.userId, kind: b.kind, market: b.market ?? null, quantity: b.quantity, days: b.days ?? null, note: b.reason });
+      if ('refused' in made && made.refused === 'no-user') throw new AppError('NOT_FOUND', {}, 'userId');
+      if ('refused' in made) {
         await audit(req, 'users.grant', { objectType: 'user', objectId: b.userId, detail: { kind: b.kind, reason: b.reason, refused: 'unlocked already' }, outcome: 'refused' });
         throw new AppError('CONFLICT', {}, 'kind');
       }
+      const { grant } = made;
       await audit(req, 'users.grant', {
         objectType: 'user',
         objectId: b.userId,
