@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   date,
   index,
   integer,
@@ -1433,4 +1434,44 @@ export const operatorApprovals = pgTable(
     check('operator_approvals_amount', sql`${t.amount} > 0`),
     check('operator_approvals_two_people', sql`${t.status} <> 'approved' or (${t.decidedBy} is not null and ${t.decidedBy} <> ${t.requestedBy})`),
   ],
+);
+
+/**
+ * The drift monitor's shadow backtest of a robot (issue 33): where it has got to (`cursor`, the
+ * open time of the last 1m candle stepped), built from `spec` (strategy, parameters, instrument,
+ * capital, leverage, first candle; another spec starts it again), with its balance and equity.
+ */
+export const robotShadows = pgTable('robot_shadows', {
+  robotId: bigint('robot_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => robots.id, { onDelete: 'cascade' }),
+  spec: text('spec').notNull(),
+  fromMs: bigint('from_ms', { mode: 'number' }).notNull(),
+  cursor: bigint('cursor', { mode: 'number' }).notNull(),
+  fills: integer('fills').notNull().default(0),
+  balance: doublePrecision('balance').notNull(),
+  equity: doublePrecision('equity').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The shadow backtest's fills, in order (`seq`): what the backtest would have traded. */
+export const robotShadowFills = pgTable(
+  'robot_shadow_fills',
+  {
+    robotId: bigint('robot_id', { mode: 'number' })
+      .notNull()
+      .references(() => robots.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    ticket: text('ticket').notNull(),
+    action: text('action').notNull(),
+    side: text('side').notNull(),
+    qty: doublePrecision('qty').notNull(),
+    price: doublePrecision('price').notNull(),
+    fee: doublePrecision('fee').notNull(),
+    pnl: doublePrecision('pnl').notNull(),
+    maker: boolean('maker').notNull(),
+    reason: text('reason'),
+    filledAt: bigint('filled_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'robot_shadow_fills_pkey', columns: [t.robotId, t.seq] })],
 );

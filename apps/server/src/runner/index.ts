@@ -6,6 +6,8 @@ import { Runner, type RunnerLog, type RunnerOptions } from './runner';
 export { Runner } from './runner';
 export type { RunnerOptions } from './runner';
 export type { Bar, CandleSource } from './feed';
+export { MINUTE } from './feed';
+export { robotStrategyOf, seededAiStream, type RobotSettings } from './robot';
 export { registerVenueFactory, type VenueFactory, type VenueContext } from './venues';
 
 /** Starts the runner loop on this process's database; `stop()` gives the leases back. */

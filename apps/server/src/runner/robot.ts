@@ -113,6 +113,55 @@ interface GateEvent {
   mode: GateMode;
 }
 
+/** What a robot's strategy runs with: the backtest's settings of its parameters on its instrument. */
+export interface RobotSettings {
+  intervalMs: number;
+  utcOffsetMinutes: number;
+  makerFee: number;
+  takerFee: number;
+  spreadPoints: number | undefined;
+  leverage: number;
+  ai: boolean;
+}
+
+/** A robot's strategy and settings, built as the backtest builds them (the runner and the drift monitor's shadow alike). */
+export function robotStrategyOf(row: Pick<DriverRow, 'strategy' | 'params' | 'leverage'>, instrument: Instrument): { strategy: Strategy; settings: RobotSettings } {
+  const def = getStrategy(row.strategy);
+  const params = def.schema.parse(row.params);
+  const p = params as Record<string, unknown>;
+  const s = runSettings(params, instrument);
+  return {
+    strategy: def.create(params, instrument),
+    settings: {
+      intervalMs: s.intervalMs ?? MINUTE,
+      utcOffsetMinutes: s.utcOffsetMinutes,
+      makerFee: s.makerFee,
+      takerFee: s.takerFee,
+      spreadPoints: s.spreadPoints,
+      leverage: row.leverage,
+      ai: needsAi({ side: p.side as SideModeName, useAiIndicator: p.useAiIndicator === true }),
+    },
+  };
+}
+
+/**
+ * An AI robot's signal stream, seeded with the decision candles in the `aiWarmupMs` window before
+ * the bucket of its first candle: the same `fromMs` and stored candles give the same signals on
+ * every replay, in the runner and in the shadow backtest.
+ */
+export async function seededAiStream(range: (fromMs: number, toMs: number) => Promise<Bar[]>, fromMs: number, intervalMs: number, offsetMs: number): Promise<AiStream> {
+  const bucketOf = (t: number) => Math.floor((t - offsetMs) / intervalMs) * intervalMs + offsetMs;
+  const end = bucketOf(fromMs);
+  const bars = await range(bucketOf(end - aiWarmupMs(intervalMs)), end);
+  const resampler = new Resampler(intervalMs, offsetMs);
+  const decisions: LiveCandle[] = [];
+  for (const b of bars) resampler.push(b, decisions, decisions);
+  resampler.flush(decisions);
+  const stream = new AiStream(intervalMs, { seed: 1 });
+  for (const d of decisions) stream.push(d);
+  return stream;
+}
+
 /** Pause reason key of a venue error the runner cannot retry. */
 export function reasonKey(e: VenueError): string {
   if (e instanceof VenueRejectedError) return e.reason;
@@ -161,21 +210,10 @@ export class RobotDriver {
     this.capital = Number(row.capital);
   }
 
-  private buildStrategy(): { intervalMs: number; utcOffsetMinutes: number; makerFee: number; takerFee: number; spreadPoints: number | undefined; leverage: number; ai: boolean } {
-    const def = getStrategy(this.row.strategy);
-    const params = def.schema.parse(this.row.params);
-    const p = params as Record<string, unknown>;
-    this.strategy = def.create(params, this.instrument);
-    const s = runSettings(params, this.instrument);
-    return {
-      intervalMs: s.intervalMs ?? MINUTE,
-      utcOffsetMinutes: s.utcOffsetMinutes,
-      makerFee: s.makerFee,
-      takerFee: s.takerFee,
-      spreadPoints: s.spreadPoints,
-      leverage: this.row.leverage,
-      ai: needsAi({ side: p.side as SideModeName, useAiIndicator: p.useAiIndicator === true }),
-    };
+  private buildStrategy(): RobotSettings {
+    const built = robotStrategyOf(this.row, this.instrument);
+    this.strategy = built.strategy;
+    return built.settings;
   }
 
   /**
@@ -186,16 +224,7 @@ export class RobotDriver {
    * → the same signals on every replay.
    */
   private async seedAi(intervalMs: number, offsetMs: number): Promise<void> {
-    const bucketOf = (t: number) => Math.floor((t - offsetMs) / intervalMs) * intervalMs + offsetMs;
-    const end = bucketOf(this.fromMs);
-    const bars = await this.o.feed.range(bucketOf(end - aiWarmupMs(intervalMs)), end);
-    const resampler = new Resampler(intervalMs, offsetMs);
-    const decisions: LiveCandle[] = [];
-    for (const b of bars) resampler.push(b, decisions, decisions);
-    resampler.flush(decisions);
-    const stream = new AiStream(intervalMs, { seed: 1 });
-    for (const d of decisions) stream.push(d);
-    this.kernel.attachAi(stream);
+    this.kernel.attachAi(await seededAiStream((from, to) => this.o.feed.range(from, to), this.fromMs, intervalMs, offsetMs));
   }
 
   /** Builds the robot and replays its history; a live robot then reconciles (`reconcileStep`). */

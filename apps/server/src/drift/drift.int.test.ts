@@ -1,0 +1,126 @@
+// The shadow backtest on a real runner, fake exchange (127.0.0.1) and database (both): a paper
+// robot's shadow books exactly the robot's own fills (paper fills are the backtest's: zero drift by
+// construction); checks go on from the stored cursor (only new candles stepped); a new process
+// rebuilds the shadow from the stored candles and stores nothing twice; a live robot gets a shadow
+// of what the backtest would have traded.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeBinance } from '@lq/venues/fake';
+import { Runner } from '../runner';
+import { startTestApp, type TestApp } from '../../test/helpers';
+import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
+import { opsRunner } from '../../test/ops-runner';
+import { ShadowMonitor } from './service';
+
+const silent = { info() {}, warn() {}, error() {} };
+const candles = waveCandles(3000);
+let fake: FakeBinance;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = new FakeBinance({ candles: { BTCUSDT: candles } });
+  const origin = await fake.listen();
+  t = await startTestApp({
+    shareSocket: true,
+    env: { EXCHANGE_BINANCE_URL: origin, RUNNER_RESOLVE_WINDOW_MS: '300', RUNNER_VENUE_TIMEOUT_MS: '600', RUNNER_LEASE_MS: '60000', RUNNER_CCXT_THROTTLE: 'false' },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+async function minutes(runner: Runner, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    fake.advance(60_000);
+    await runner.tick();
+  }
+}
+
+const robotFills = (id: number) =>
+  t.database.exec<{ action: string; price: string; qty: string; at: string }>(
+    `select action, price::text as price, qty::text as qty, (extract(epoch from filled_at) * 1000)::bigint::text as at from robot_fills where robot_id = $1 order by id`,
+    [id],
+  );
+const shadowFills = (id: number) =>
+  t.database.exec<{ seq: number; action: string; price: number; qty: number; filled_at: string }>(
+    `select seq, action, price, qty, filled_at::text as filled_at from robot_shadow_fills where robot_id = $1 order by seq`,
+    [id],
+  );
+const lastCandle = async (id: number) => Number((await t.database.exec<{ t: string }>(`select last_candle_at::text as t from robots where id = $1`, [id]))[0].t);
+
+describe('the shadow backtest', () => {
+  it('of a paper robot books exactly its fills, goes on incrementally, and rebuilds after a restart without storing twice', async () => {
+    fake.reset();
+    fake.seed({ balance: 10_000, timeMs: T0 + 18 * 60_000 });
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'paper', params: gridParams() });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 240);
+    const monitor = new ShadowMonitor(t.database);
+    const first = (await monitor.check(id))!;
+    expect(first.rebuilt).toBe(true);
+    expect(first.cursor).toBe(await lastCandle(id));
+    const robot = await robotFills(id);
+    expect(robot.length).toBeGreaterThan(6);
+    const shadow = await shadowFills(id);
+    // Zero drift by construction: the same fills, at the same times and prices.
+    expect(shadow.map((f) => [f.action, f.price, f.qty, Number(f.filled_at)])).toEqual(robot.map((f) => [f.action, Number(f.price), Number(f.qty), Number(f.at)]));
+    expect(shadow.map((f) => f.seq)).toEqual(shadow.map((_, i) => i));
+
+    // 60 more minutes: the next check steps those 60 candles only.
+    await minutes(runner, 60);
+    const second = (await monitor.check(id))!;
+    expect(second).toMatchObject({ rebuilt: false, stepped: 60, cursor: await lastCandle(id) });
+    expect((await monitor.check(id))!.stepped).toBe(0);
+    const robotNow = await robotFills(id);
+    expect((await shadowFills(id)).length).toBe(robotNow.length);
+
+    // A new process: rebuilt from the stored candles, the same fills, none stored twice.
+    monitor.forget();
+    const again = (await monitor.check(id))!;
+    expect(again).toMatchObject({ rebuilt: true, fills: robotNow.length, newFills: robotNow.length, cursor: second.cursor });
+    expect((await shadowFills(id)).length).toBe(robotNow.length);
+    const [row] = await t.database.exec<{ cursor: string; fills: number; equity: number }>(`select cursor::text as cursor, fills, equity from robot_shadows where robot_id = $1`, [id]);
+    expect([Number(row.cursor), row.fills]).toEqual([second.cursor, robotNow.length]);
+    expect(row.equity).toBeCloseTo(again.equity, 6);
+
+    // The shell checks the same way.
+    await minutes(runner, 5);
+    const ops = opsRunner(() => t);
+    const r = await ops('drift:check', String(id));
+    expect(r.code).toBe(0);
+    // A new process: it rebuilds the shadow from the robot's first candle, and stores nothing twice.
+    const all = (await robotFills(id)).length;
+    expect(r.out).toMatch(new RegExp(`robot ${id}: shadow at .*; \\d+ candle\\(s\\) stepped, \\d+ new fill\\(s\\), ${all} in all`));
+    expect((await shadowFills(id)).length).toBe(all);
+    expect((await ops('drift:check', 'x')).code).toBe(2);
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
+    await runner.stop();
+  });
+
+  it('of a live robot holds what the backtest would have traded over its candles', async () => {
+    fake.reset();
+    fake.seed({ balance: 10_000, timeMs: T0 + 1000 * 60_000 });
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 180);
+    const check = (await new ShadowMonitor(t.database).check(id))!;
+    expect(check.cursor).toBe(await lastCandle(id));
+    expect(check.stepped).toBe(check.cursor === null ? 0 : (check.cursor - (await firstCandle(id))) / 60_000 + 1);
+    expect(check.fills).toBeGreaterThan(0);
+    expect((await robotFills(id)).length).toBeGreaterThan(0);
+    expect(await new ShadowMonitor(t.database).check(99_999_999)).toBeNull();
+    await t.database.exec(`update robots set status = 'stopping' where id = $1`, [id]);
+    await runner.heartbeat();
+    await minutes(runner, 3);
+    await runner.stop();
+  });
+});
+
+async function firstCandle(id: number): Promise<number> {
+  const [e] = await t.database.exec<{ from_ms: string }>(`select detail->>'fromMs' as from_ms from robot_events where robot_id = $1 and kind = 'runner' and detail ? 'fromMs' order by id limit 1`, [id]);
+  return Number(e.from_ms);
+}

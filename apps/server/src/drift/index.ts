@@ -1,0 +1,6 @@
+// The drift monitor (issue 33): each robot's live trades held against a backtest over the same
+// candles. Slice 1: the shadow backtest, kept up to each robot incrementally (service.ts) and
+// checked from the shell (`npm run ops -- drift:check`).
+export { ShadowMonitor, robotBars, type ShadowCheck } from './service';
+export { ShadowBacktest, specKey, type ShadowSpec } from './shadow';
+export { DRIFT_OPS } from './ops';
