@@ -2,6 +2,7 @@
 -- the same strategy, parameters and instrument makes over the candles the robot saw, from its first
 -- candle. `cursor` is the open time of the last 1m candle the shadow stepped: each check goes on
 -- from there. `spec` is what the shadow was built from; a robot whose spec changed starts again.
+-- A shadow fill carries the client order id the robot gives the same intent (the leg it pairs with).
 CREATE TABLE "robot_shadows" (
 	"robot_id" bigint PRIMARY KEY NOT NULL,
 	"spec" text NOT NULL,
@@ -17,6 +18,8 @@ ALTER TABLE "robot_shadows" ADD CONSTRAINT "robot_shadows_robot_id_robots_id_fk"
 CREATE TABLE "robot_shadow_fills" (
 	"robot_id" bigint NOT NULL,
 	"seq" integer NOT NULL,
+	"client_order_id" text NOT NULL,
+	"tag" text NOT NULL,
 	"ticket" text NOT NULL,
 	"action" text NOT NULL,
 	"side" text NOT NULL,
@@ -30,4 +33,5 @@ CREATE TABLE "robot_shadow_fills" (
 	CONSTRAINT "robot_shadow_fills_pkey" PRIMARY KEY("robot_id","seq")
 );
 --> statement-breakpoint
-ALTER TABLE "robot_shadow_fills" ADD CONSTRAINT "robot_shadow_fills_robot_id_robots_id_fk" FOREIGN KEY ("robot_id") REFERENCES "public"."robots"("id") ON DELETE cascade ON UPDATE no action;
+ALTER TABLE "robot_shadow_fills" ADD CONSTRAINT "robot_shadow_fills_robot_id_robots_id_fk" FOREIGN KEY ("robot_id") REFERENCES "public"."robots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "robot_shadow_fills_order_idx" ON "robot_shadow_fills" USING btree ("robot_id","client_order_id");

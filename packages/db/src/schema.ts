@@ -1462,6 +1462,9 @@ export const robotShadowFills = pgTable(
       .notNull()
       .references(() => robots.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
+    /** The client order id the robot gives the same intent: the leg a live fill pairs with. */
+    clientOrderId: text('client_order_id').notNull(),
+    tag: text('tag').notNull(),
     ticket: text('ticket').notNull(),
     action: text('action').notNull(),
     side: text('side').notNull(),
@@ -1473,5 +1476,5 @@ export const robotShadowFills = pgTable(
     reason: text('reason'),
     filledAt: bigint('filled_at', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ name: 'robot_shadow_fills_pkey', columns: [t.robotId, t.seq] })],
+  (t) => [primaryKey({ name: 'robot_shadow_fills_pkey', columns: [t.robotId, t.seq] }), index('robot_shadow_fills_order_idx').on(t.robotId, t.clientOrderId)],
 );

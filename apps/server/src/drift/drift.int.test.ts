@@ -37,13 +37,13 @@ async function minutes(runner: Runner, n: number): Promise<void> {
 }
 
 const robotFills = (id: number) =>
-  t.database.exec<{ action: string; price: string; qty: string; at: string }>(
-    `select action, price::text as price, qty::text as qty, (extract(epoch from filled_at) * 1000)::bigint::text as at from robot_fills where robot_id = $1 order by id`,
+  t.database.exec<{ client_order_id: string; action: string; price: string; qty: string; at: string }>(
+    `select client_order_id, action, price::text as price, qty::text as qty, (extract(epoch from filled_at) * 1000)::bigint::text as at from robot_fills where robot_id = $1 order by id`,
     [id],
   );
 const shadowFills = (id: number) =>
-  t.database.exec<{ seq: number; action: string; price: number; qty: number; filled_at: string }>(
-    `select seq, action, price, qty, filled_at::text as filled_at from robot_shadow_fills where robot_id = $1 order by seq`,
+  t.database.exec<{ seq: number; client_order_id: string; action: string; price: number; qty: number; filled_at: string }>(
+    `select seq, client_order_id, action, price, qty, filled_at::text as filled_at from robot_shadow_fills where robot_id = $1 order by seq`,
     [id],
   );
 const lastCandle = async (id: number) => Number((await t.database.exec<{ t: string }>(`select last_candle_at::text as t from robots where id = $1`, [id]))[0].t);
@@ -65,7 +65,9 @@ describe('the shadow backtest', () => {
     expect(robot.length).toBeGreaterThan(6);
     const shadow = await shadowFills(id);
     // Zero drift by construction: the same fills, at the same times and prices.
-    expect(shadow.map((f) => [f.action, f.price, f.qty, Number(f.filled_at)])).toEqual(robot.map((f) => [f.action, Number(f.price), Number(f.qty), Number(f.at)]));
+    expect(shadow.map((f) => [f.client_order_id, f.action, f.price, f.qty, Number(f.filled_at)])).toEqual(
+      robot.map((f) => [f.client_order_id, f.action, Number(f.price), Number(f.qty), Number(f.at)]),
+    );
     expect(shadow.map((f) => f.seq)).toEqual(shadow.map((_, i) => i));
 
     // 60 more minutes: the next check steps those 60 candles only.

@@ -6,6 +6,7 @@
 // (on conflict nothing): a replay after a restart, or two processes checking the same robot,
 // store each fill once.
 import type { Fill } from '@lq/engine';
+import { clientOrderId } from '@lq/venues';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { liveSourceOf, loadCandleRange, type SeriesKey } from '../market';
 import { MINUTE, type Bar } from '../runner';
@@ -135,8 +136,8 @@ export class ShadowMonitor {
     await this.database.db.transaction(async (tx) => {
       for (let i = 0; i < fills.length; i++) {
         const f = fills[i];
-        await tx.execute(sql`insert into robot_shadow_fills (robot_id, seq, ticket, action, side, qty, price, fee, pnl, maker, reason, filled_at)
-          values (${robotId}, ${first + i}, ${f.ticket}, ${f.action}, ${f.side}, ${f.qty}, ${f.price}, ${f.fee}, ${f.pnl}, ${f.maker}, ${f.reason}, ${f.time})
+        await tx.execute(sql`insert into robot_shadow_fills (robot_id, seq, client_order_id, tag, ticket, action, side, qty, price, fee, pnl, maker, reason, filled_at)
+          values (${robotId}, ${first + i}, ${clientOrderId(String(robotId), f.tag, f.action)}, ${f.tag}, ${f.ticket}, ${f.action}, ${f.side}, ${f.qty}, ${f.price}, ${f.fee}, ${f.pnl}, ${f.maker}, ${f.reason}, ${f.time})
           on conflict do nothing`);
       }
       await tx.execute(sql`insert into robot_shadows (robot_id, spec, from_ms, cursor, fills, balance, equity, updated_at)
