@@ -9,6 +9,7 @@ import { Runner } from '../runner';
 import { startTestApp, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
 import { opsRunner } from '../../test/ops-runner';
+import { matchingOf } from './report';
 import { ShadowMonitor } from './service';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -69,6 +70,10 @@ describe('the shadow backtest', () => {
       robot.map((f) => [f.client_order_id, f.action, Number(f.price), Number(f.qty), Number(f.at)]),
     );
     expect(shadow.map((f) => f.seq)).toEqual(shadow.map((_, i) => i));
+    const matched = (await matchingOf(t.database, id))!;
+    expect(matched.unpaired).toEqual([]);
+    expect(matched.pairs.length).toBe(new Set(robot.map((f) => f.client_order_id)).size);
+    expect(matched.pairs.every((p) => p.by === 'leg' && p.offsetMs === 0 && p.slippagePoints === 0 && p.feeDiff === 0)).toBe(true);
 
     // 60 more minutes: the next check steps those 60 candles only.
     await minutes(runner, 60);
@@ -118,6 +123,31 @@ describe('the shadow backtest', () => {
     await t.database.exec(`update robots set status = 'stopping' where id = $1`, [id]);
     await runner.heartbeat();
     await minutes(runner, 3);
+    await runner.stop();
+  });
+});
+
+describe('matching a live robot with its shadow', () => {
+  it('names the venue’s refusal and the pause that followed for the trades the robot missed', async () => {
+    fake.reset();
+    // Too little margin at the venue for the grid's first orders: refused, the robot pauses.
+    fake.seed({ balance: 50, timeMs: T0 + 2000 * 60_000 });
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams({ lotsPerGrid: 5, addImmediately: true }) });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 120);
+    const [row] = await t.database.exec<{ status: string }>(`select status from robots where id = $1`, [id]);
+    expect(row.status).toBe('paused');
+    await new ShadowMonitor(t.database).check(id);
+    const m = (await matchingOf(t.database, id))!;
+    const missed = m.unpaired.filter((u) => u.on === 'shadow');
+    expect(missed.length).toBeGreaterThan(1);
+    expect(missed[0]).toMatchObject({ cause: 'refused', detail: expect.stringMatching(/insufficient/i) as string });
+    expect(missed.slice(1).some((u) => u.cause === 'paused')).toBe(true);
+    expect(missed.every((u) => u.cause !== 'unknown')).toBe(true);
+    expect(m.unpaired.filter((u) => u.on === 'live')).toEqual([]);
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
     await runner.stop();
   });
 });

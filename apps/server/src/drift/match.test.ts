@@ -1,0 +1,132 @@
+// Matching live trades with the shadow's, on generated trade lists (fast-check): pairing is
+// one-to-one, every trade is paired or explained, pairs by time stay within the tolerance, and a
+// robot that traded exactly as its shadow has every trade paired by leg with nothing to explain.
+// Then the causes, one by one, from a robot's record.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { matchTrades, tradesOf, type RobotRecord, type TradeFill } from './match';
+
+const MIN = 60_000;
+const empty: RobotRecord = { intents: new Map(), gates: [], errors: [], reconciles: [], stoppedAt: null };
+const opts = { toleranceMs: 5 * MIN, point: 0.1, contractSize: 1 };
+
+const fillArb = fc.record({
+  clientOrderId: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
+  action: fc.constantFrom('open' as const, 'close' as const),
+  side: fc.constantFrom('long' as const, 'short' as const),
+  qty: fc.double({ min: 0.001, max: 5, noNaN: true }),
+  price: fc.double({ min: 100, max: 100_000, noNaN: true }),
+  fee: fc.double({ min: 0, max: 5, noNaN: true }),
+  time: fc.integer({ min: 0, max: 600 }).map((m) => m * MIN),
+  reason: fc.constant(null),
+});
+/** Fills with ids unique per (action, side) as a robot's are (one id, one order). */
+const fillsArb = fc.array(fillArb, { maxLength: 24 }).map((fills) => fills.map((f, i) => ({ ...f, clientOrderId: `${f.clientOrderId}${i}` })));
+
+describe('matching', () => {
+  it('is one-to-one and every trade is paired or explained (generated lists)', () => {
+    fc.assert(
+      fc.property(fillsArb, fillsArb, fc.boolean(), (shadowFills, extra, shareIds) => {
+        // Live: some shadow fills kept (their ids, or new ids), shifted a little; plus extra ones.
+        const live: TradeFill[] = shadowFills
+          .filter((_, i) => i % 3 !== 0)
+          .map((f, i) => ({ ...f, clientOrderId: shareIds ? f.clientOrderId : `x${i}`, time: f.time + (i % 4) * MIN, price: f.price * 1.001 }))
+          .concat(extra.map((f) => ({ ...f, clientOrderId: `extra-${f.clientOrderId}` })));
+        const m = matchTrades(shadowFills, live, empty, opts);
+        const shadowTrades = tradesOf(shadowFills);
+        const liveTrades = tradesOf(live);
+        const shadowSeen = [...m.pairs.map((p) => p.shadow), ...m.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade)];
+        const liveSeen = [...m.pairs.map((p) => p.live), ...m.unpaired.filter((u) => u.on === 'live').map((u) => u.trade)];
+        expect(new Set(shadowSeen).size).toBe(shadowSeen.length);
+        expect(new Set(liveSeen).size).toBe(liveSeen.length);
+        expect(shadowSeen.map((t) => t.clientOrderId).sort()).toEqual(shadowTrades.map((t) => t.clientOrderId).sort());
+        expect(liveSeen.map((t) => t.clientOrderId).sort()).toEqual(liveTrades.map((t) => t.clientOrderId).sort());
+        for (const u of m.unpaired) expect(u.cause).toBeTruthy();
+        for (const p of m.pairs) {
+          expect([p.live.action, p.live.side]).toEqual([p.shadow.action, p.shadow.side]);
+          if (p.by === 'time') expect(Math.abs(p.offsetMs)).toBeLessThanOrEqual(opts.toleranceMs);
+          else expect(p.live.clientOrderId).toBe(p.shadow.clientOrderId);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a robot that traded as its shadow: every trade paired by leg, no slippage, nothing to explain', () => {
+    fc.assert(
+      fc.property(fillsArb, (fills) => {
+        const m = matchTrades(fills, fills, empty, opts);
+        expect(m.unpaired).toEqual([]);
+        expect(m.pairs.length).toBe(tradesOf(fills).length);
+        for (const p of m.pairs) expect([p.by, p.offsetMs, p.slippagePoints, p.feeDiff, p.qtyShort]).toEqual(['leg', 0, 0, 0, 0]);
+      }),
+    );
+  });
+
+  it('sums a live order’s partial fills and prices slippage against the trader', () => {
+    const shadow: TradeFill[] = [{ clientOrderId: 'o1', action: 'open', side: 'long', qty: 2, price: 100, fee: 0.1, time: 0, reason: null }];
+    const live: TradeFill[] = [
+      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 1, price: 100.2, fee: 0.06, time: MIN, reason: null },
+      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 0.5, price: 100.5, fee: 0.03, time: 2 * MIN, reason: null },
+    ];
+    const [p] = matchTrades(shadow, live, empty, opts).pairs;
+    expect(p.live).toMatchObject({ qty: 1.5, fills: 2, time: MIN });
+    expect(p.live.price).toBeCloseTo(100.3, 9);
+    expect(p.slippagePoints).toBeCloseTo(3, 9); // bought 0.3 dearer, point 0.1
+    expect(p.slippageMoney).toBeCloseTo(0.45, 9);
+    expect(p.feeDiff).toBeCloseTo(-0.01, 9);
+    expect(p.qtyShort).toBeCloseTo(0.5, 9);
+    // Closing a long sells: a lower price is the worse one.
+    const [sell] = matchTrades(
+      [{ ...shadow[0], action: 'close' }],
+      [{ ...shadow[0], action: 'close', price: 99.8 }],
+      empty,
+      opts,
+    ).pairs;
+    expect(sell.slippagePoints).toBeCloseTo(2, 9);
+  });
+
+  it('names why a shadow trade was missed and why a live trade is extra', () => {
+    const at = (m: number, id: string, over: Partial<TradeFill> = {}): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, time: m * MIN, reason: null, ...over });
+    const record: RobotRecord = {
+      intents: new Map([
+        ['refused', { state: 'rejected', error: 'insufficientFunds: Margin is insufficient' }],
+        ['resting', { state: 'open', error: null }],
+      ]),
+      gates: [
+        { at: 100 * MIN, mode: 'paused' },
+        { at: 200 * MIN, mode: 'open' },
+        { at: 500 * MIN, mode: 'stopping' },
+      ],
+      errors: [{ at: 300 * MIN, key: 'venueFault', message: 'bridge offline' }],
+      reconciles: [400 * MIN],
+      stoppedAt: 510 * MIN,
+    };
+    const shadow = [at(10, 'refused'), at(20, 'resting'), at(150, 's-paused'), at(301, 's-down'), at(505, 's-stopping'), at(520, 's-stopped'), at(250, 's-nothing', { side: 'short' })];
+    const live = [at(401, 'l-reconciled', { action: 'close', side: 'short' }), at(502, 'l-closeout', { action: 'close', side: 'short', reason: 'manual' }), at(260, 'l-nothing', { action: 'close', side: 'short' })];
+    const m = matchTrades(shadow, live, record, { ...opts, toleranceMs: 3 * MIN });
+    expect(m.pairs).toEqual([]);
+    expect(m.unpaired.map((u) => [u.on, u.trade.clientOrderId, u.cause, u.detail])).toEqual([
+      ['shadow', 'refused', 'refused', 'insufficientFunds: Margin is insufficient'],
+      ['shadow', 'resting', 'notFilled', 'open'],
+      ['shadow', 's-paused', 'paused', null],
+      ['shadow', 's-nothing', 'unknown', null],
+      ['live', 'l-nothing', 'unknown', null],
+      ['shadow', 's-down', 'venueDown', 'bridge offline'],
+      ['live', 'l-reconciled', 'reconciled', null],
+      ['live', 'l-closeout', 'stopCloseOut', null],
+      ['shadow', 's-stopping', 'stopped', null],
+      ['shadow', 's-stopped', 'stopped', null],
+    ]);
+  });
+
+  it('pairs by time what the ids do not, nearest first, never beyond the tolerance', () => {
+    const f = (id: string, m: number): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, time: m * MIN, reason: null });
+    const m = matchTrades([f('s1', 10), f('s2', 12)], [f('l1', 13), f('l2', 11), f('l3', 30)], empty, opts);
+    expect(m.pairs.map((p) => [p.shadow.clientOrderId, p.live.clientOrderId, p.by])).toEqual([
+      ['s1', 'l2', 'time'],
+      ['s2', 'l1', 'time'],
+    ]);
+    expect(m.unpaired.map((u) => u.trade.clientOrderId)).toEqual(['l3']);
+  });
+});

@@ -1,0 +1,226 @@
+// Matching a robot's live trades with its shadow backtest's (issue 33, slice 2). Pure: fills in,
+// pairs and unpaired trades out.
+//
+// A trade is one order: the live side's fills of one client order id (partial fills summed, the
+// price weighted by quantity), the shadow's one fill. Pairing, one-to-one:
+//   1. by leg — the same client order id: the robot gives an intent the id the shadow's same
+//      intent has, so an id on both sides is the same decision;
+//   2. what is left, by action and position side at the nearest time within `toleranceMs`
+//      (a strategy whose state drifted names its orders differently but still trades alike).
+// Every trade left over is explained by the likeliest cause read from the robot's own record:
+// its intents (refused by the venue and why, never filled), its gate events (paused, stopping),
+// its errors (venue or bridge unreachable), its stop.
+
+export type Action = 'open' | 'close';
+export type PositionSide = 'long' | 'short';
+
+export interface TradeFill {
+  clientOrderId: string;
+  action: Action;
+  side: PositionSide;
+  qty: number;
+  price: number;
+  fee: number;
+  /** ms */
+  time: number;
+  /** Why a position closed (tp, sl, manual, …), or null. */
+  reason: string | null;
+}
+
+/** One order of one side, its fills together. */
+export interface Trade {
+  clientOrderId: string;
+  action: Action;
+  side: PositionSide;
+  qty: number;
+  /** Quantity-weighted. */
+  price: number;
+  fee: number;
+  /** The first fill's time. */
+  time: number;
+  fills: number;
+  reason: string | null;
+}
+
+export interface Pair {
+  shadow: Trade;
+  live: Trade;
+  /** How the pair was found. */
+  by: 'leg' | 'time';
+  /** live − shadow (ms): positive, the live trade came later. */
+  offsetMs: number;
+  /** Price worse for the trader than the shadow's, in points (negative: better). */
+  slippagePoints: number;
+  /** The same in money over the live quantity (quote currency). */
+  slippageMoney: number;
+  /** live − shadow fees. */
+  feeDiff: number;
+  /** The live quantity is short of the shadow's (partial fill, or a size corrected to the venue's step). */
+  qtyShort: number;
+}
+
+export type Cause =
+  /** The venue refused the order (detail: its reason). */
+  | 'refused'
+  /** The order was sent but never filled (detail: its state). */
+  | 'notFilled'
+  /** The robot was paused when the shadow traded. */
+  | 'paused'
+  /** The robot was stopping or stopped. */
+  | 'stopped'
+  /** The venue or the MT5 bridge could not be reached around that time. */
+  | 'venueDown'
+  /** A live trade closing out at a stop, which the shadow does not do. */
+  | 'stopCloseOut'
+  /** A live trade adopted or closed by the reconcile after a restart. */
+  | 'reconciled'
+  /** Nothing in the robot's record explains it. */
+  | 'unknown';
+
+export interface Unpaired {
+  /** `shadow`: the backtest traded and the robot did not (a missed trade); `live`: the reverse (an extra trade). */
+  on: 'shadow' | 'live';
+  trade: Trade;
+  cause: Cause;
+  detail: string | null;
+}
+
+/** What the robot's own record says: its intents by client id, its gate changes and errors in time. */
+export interface RobotRecord {
+  intents: ReadonlyMap<string, { state: string; error: string | null }>;
+  /** Gate changes (open, paused, stopping) at their candle, in time order. */
+  gates: readonly { at: number; mode: 'open' | 'paused' | 'stopping' }[];
+  /** Venue errors in time order (kind `error` events: their key and message). */
+  errors: readonly { at: number; key: string; message: string | null }[];
+  /** Reconciles after restarts. */
+  reconciles: readonly number[];
+  /** When the robot stopped, or null. */
+  stoppedAt: number | null;
+}
+
+export interface Matching {
+  pairs: Pair[];
+  unpaired: Unpaired[];
+}
+
+/** The fills of one side as trades (one per client order id), in time order. */
+export function tradesOf(fills: readonly TradeFill[]): Trade[] {
+  const byOrder = new Map<string, Trade & { notional: number }>();
+  for (const f of fills) {
+    const t = byOrder.get(f.clientOrderId);
+    if (!t) {
+      byOrder.set(f.clientOrderId, { clientOrderId: f.clientOrderId, action: f.action, side: f.side, qty: f.qty, price: f.price, fee: f.fee, time: f.time, fills: 1, reason: f.reason, notional: f.qty * f.price });
+      continue;
+    }
+    t.qty += f.qty;
+    t.notional += f.qty * f.price;
+    t.price = t.qty > 0 ? t.notional / t.qty : f.price;
+    t.fee += f.fee;
+    t.time = Math.min(t.time, f.time);
+    t.fills++;
+    t.reason ??= f.reason;
+  }
+  return [...byOrder.values()].map(({ notional: _n, ...t }) => t).sort((a, b) => a.time - b.time || a.clientOrderId.localeCompare(b.clientOrderId));
+}
+
+/** Buying (opening a long, closing a short) at a higher price is worse; selling at a lower one. */
+const buys = (t: Pick<Trade, 'action' | 'side'>) => (t.action === 'open') === (t.side === 'long');
+
+function pairOf(shadow: Trade, live: Trade, by: Pair['by'], point: number, contractSize: number): Pair {
+  const worse = (buys(live) ? 1 : -1) * (live.price - shadow.price);
+  return {
+    shadow,
+    live,
+    by,
+    offsetMs: live.time - shadow.time,
+    // `|| 0`: no −0 for no slippage.
+    slippagePoints: point > 0 ? worse / point || 0 : 0,
+    slippageMoney: worse * live.qty * contractSize || 0,
+    feeDiff: live.fee - shadow.fee,
+    qtyShort: Math.max(0, shadow.qty - live.qty),
+  };
+}
+
+/** The gate mode at `at` (the last change at or before it). */
+function gateAt(record: RobotRecord, at: number): 'open' | 'paused' | 'stopping' {
+  let mode: 'open' | 'paused' | 'stopping' = 'open';
+  for (const g of record.gates) {
+    if (g.at > at) break;
+    mode = g.mode;
+  }
+  return mode;
+}
+
+const VENUE_DOWN = new Set(['venueFault', 'unreachable', 'bridgeOffline', 'timeout']);
+
+function missedCause(t: Trade, record: RobotRecord, toleranceMs: number): { cause: Cause; detail: string | null } {
+  const intent = record.intents.get(t.clientOrderId);
+  if (intent?.state === 'rejected') return { cause: 'refused', detail: intent.error };
+  if (intent) return { cause: 'notFilled', detail: intent.state };
+  if (record.stoppedAt !== null && t.time >= record.stoppedAt) return { cause: 'stopped', detail: null };
+  const gate = gateAt(record, t.time);
+  if (gate === 'paused') return { cause: 'paused', detail: null };
+  if (gate === 'stopping') return { cause: 'stopped', detail: null };
+  const down = record.errors.find((e) => VENUE_DOWN.has(e.key) && Math.abs(e.at - t.time) <= toleranceMs);
+  if (down) return { cause: 'venueDown', detail: down.message };
+  // A refusal near the time under another id (the strategy named the retry differently).
+  const refusal = record.errors.find((e) => !VENUE_DOWN.has(e.key) && Math.abs(e.at - t.time) <= toleranceMs);
+  if (refusal) return { cause: 'refused', detail: refusal.message ?? refusal.key };
+  return { cause: 'unknown', detail: null };
+}
+
+function extraCause(t: Trade, record: RobotRecord, toleranceMs: number): { cause: Cause; detail: string | null } {
+  if (t.action === 'close' && (t.reason === 'manual' || gateAt(record, t.time) === 'stopping')) return { cause: 'stopCloseOut', detail: null };
+  if (record.reconciles.some((at) => Math.abs(at - t.time) <= toleranceMs)) return { cause: 'reconciled', detail: null };
+  if (gateAt(record, t.time) === 'paused') return { cause: 'paused', detail: 'filled while paused (a resting order)' };
+  return { cause: 'unknown', detail: null };
+}
+
+/**
+ * Pairs live trades with shadow trades, one-to-one (by leg, then by action, side and nearest time
+ * within `toleranceMs`), and names the likeliest cause of each trade left over.
+ */
+export function matchTrades(
+  shadowFills: readonly TradeFill[],
+  liveFills: readonly TradeFill[],
+  record: RobotRecord,
+  o: { toleranceMs: number; point: number; contractSize: number },
+): Matching {
+  const shadow = tradesOf(shadowFills);
+  const live = tradesOf(liveFills);
+  const pairs: Pair[] = [];
+  const liveById = new Map(live.map((t) => [t.clientOrderId, t]));
+  const usedLive = new Set<Trade>();
+  const leftShadow: Trade[] = [];
+  for (const s of shadow) {
+    const l = liveById.get(s.clientOrderId);
+    if (l && l.action === s.action && l.side === s.side) {
+      pairs.push(pairOf(s, l, 'leg', o.point, o.contractSize));
+      usedLive.add(l);
+    } else leftShadow.push(s);
+  }
+  // By time: every candidate pair within the tolerance, closest first (ties: earlier shadow, earlier live).
+  const leftLive = live.filter((l) => !usedLive.has(l));
+  const candidates: { s: Trade; l: Trade; d: number }[] = [];
+  for (const s of leftShadow) {
+    for (const l of leftLive) {
+      if (l.action !== s.action || l.side !== s.side) continue;
+      const d = Math.abs(l.time - s.time);
+      if (d <= o.toleranceMs) candidates.push({ s, l, d });
+    }
+  }
+  candidates.sort((a, b) => a.d - b.d || a.s.time - b.s.time || a.l.time - b.l.time);
+  const pairedShadow = new Set<Trade>();
+  for (const c of candidates) {
+    if (pairedShadow.has(c.s) || usedLive.has(c.l)) continue;
+    pairs.push(pairOf(c.s, c.l, 'time', o.point, o.contractSize));
+    pairedShadow.add(c.s);
+    usedLive.add(c.l);
+  }
+  pairs.sort((a, b) => a.shadow.time - b.shadow.time || a.live.time - b.live.time);
+  const unpaired: Unpaired[] = [
+    ...leftShadow.filter((s) => !pairedShadow.has(s)).map((trade) => ({ on: 'shadow' as const, trade, ...missedCause(trade, record, o.toleranceMs) })),
+    ...live.filter((l) => !usedLive.has(l)).map((trade) => ({ on: 'live' as const, trade, ...extraCause(trade, record, o.toleranceMs) })),
+  ].sort((a, b) => a.trade.time - b.trade.time);
+  return { pairs, unpaired };
+}
