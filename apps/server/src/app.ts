@@ -25,6 +25,7 @@ import './platform/deps';
 import { healthRoutes } from './platform/health';
 import { clientErrorHandler, installEnvelope, refuseControlCharacters, zodValidatorCompiler } from './platform/http';
 import { consolePlugin } from './console';
+import { driftPlugin } from './drift';
 import { JobRegistry } from './platform/jobs';
 import { RequestGate, trackRequests } from './platform/yield';
 import { startMaintenanceJobs } from './platform/maintenance';
@@ -210,6 +211,7 @@ export async function buildApp(
     await app.register(notificationsPlugin);
     await app.register(bridgePlugin, { db: database.db });
     await app.register(consolePlugin);
+    await app.register(driftPlugin);
     await serveWeb(app, config.webDist);
 
     if (options.jobs ?? true) app.boss = await app.jobs.start(database, app.log, runsWorker(config.ROLE), app.requests);

@@ -314,3 +314,77 @@ export const tickerList = z.object({
   list: z.array(tickerItem),
 });
 export type TickerList = z.infer<typeof tickerList>;
+
+// ---- the drift monitor (issue 33): "Live vs backtest" ----
+
+/** Why a trade has no partner on the other side. */
+export const DRIFT_CAUSES = ['refused', 'notFilled', 'paused', 'stopped', 'venueDown', 'stopCloseOut', 'reconciled', 'unknown'] as const;
+export type DriftCause = (typeof DRIFT_CAUSES)[number];
+
+/** GET order/api/robot/drift/{id} */
+export const robotDriftParams = z.strictObject({ id: z.coerce.number({ error: 'validation.invalidType' }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+const driftTrade = z.object({
+  clientOrderId: z.string(),
+  action: z.enum(['open', 'close']),
+  side: z.enum(['long', 'short']),
+  qty: z.number(),
+  price: z.number(),
+  fee: z.number(),
+  /** Realised PnL of a closing trade (before fees). */
+  pnl: z.number(),
+  /** The first fill's time (ms). */
+  time: z.number(),
+  fills: z.number(),
+  reason: z.string().nullable(),
+});
+export type DriftTrade = z.infer<typeof driftTrade>;
+
+const driftSide = z.object({
+  /** Realised PnL net of fees, quote currency. */
+  pnl: z.number(),
+  fees: z.number(),
+  trades: z.number(),
+  /** pnl ÷ capital, percent. */
+  returnPct: z.number(),
+});
+
+export const driftPair = z.object({
+  shadow: driftTrade,
+  live: driftTrade,
+  /** leg: the same order id; time: the same action and side at the nearest time. */
+  by: z.enum(['leg', 'time']),
+  offsetMs: z.number(),
+  slippagePoints: z.number(),
+  slippageMoney: z.number(),
+  feeDiff: z.number(),
+  qtyShort: z.number(),
+});
+export type DriftPair = z.infer<typeof driftPair>;
+
+export const driftUnpaired = z.object({
+  /** shadow: a trade the robot missed; live: an extra one. */
+  on: z.enum(['shadow', 'live']),
+  trade: driftTrade,
+  cause: z.enum(DRIFT_CAUSES),
+  detail: z.string().nullable(),
+});
+export type DriftUnpaired = z.infer<typeof driftUnpaired>;
+
+export const robotDrift = z.object({
+  robotId: z.number(),
+  /** Up to which 1m candle both sides are held against each other (ms); null: no candle yet. */
+  cursor: z.number().nullable(),
+  fromMs: z.number().nullable(),
+  toleranceMs: z.number(),
+  capital: z.number(),
+  live: driftSide,
+  shadow: driftSide,
+  /** live − shadow, and its parts: price slippage, fees, trades missed, trades extra, timing and size (the rest). */
+  gap: z.object({ total: z.number(), pct: z.number(), slippage: z.number(), fees: z.number(), missed: z.number(), extra: z.number(), timing: z.number() }),
+  pairs: z.array(driftPair),
+  unpaired: z.array(driftUnpaired),
+  /** Realised equity of each side over time: capital, then after each trade. */
+  curves: z.object({ live: z.array(z.object({ time: z.number(), value: z.number() })), shadow: z.array(z.object({ time: z.number(), value: z.number() })) }),
+});
+export type RobotDrift = z.infer<typeof robotDrift>;

@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeBinance } from '@lq/venues/fake';
 import { Runner } from '../runner';
-import { startTestApp, type TestApp } from '../../test/helpers';
+import type { RobotDrift } from '@lq/contracts';
+import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
 import { opsRunner } from '../../test/ops-runner';
-import { matchingOf } from './report';
+import { driftReportOf, matchingOf } from './report';
 import { ShadowMonitor } from './service';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -147,6 +148,49 @@ describe('matching a live robot with its shadow', () => {
     expect(missed.slice(1).some((u) => u.cause === 'paused')).toBe(true);
     expect(missed.every((u) => u.cause !== 'unknown')).toBe(true);
     expect(m.unpaired.filter((u) => u.on === 'live')).toEqual([]);
+    // The gap is live − shadow, and its parts add up to it.
+    const d = (await driftReportOf(t.database, id))!;
+    expect(d.gap.total).toBeCloseTo(d.live.pnl - d.shadow.pnl, 6);
+    expect(d.gap.slippage + d.gap.fees + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
+    expect(d.shadow.trades).toBeGreaterThan(d.live.trades);
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
+    await runner.stop();
+  });
+});
+
+describe('the drift report API', () => {
+  it('answers a robot’s owner both sides, a zero gap for a paper robot, both curves and the pairs as CSV; nobody else', async () => {
+    fake.reset();
+    fake.seed({ balance: 10_000, timeMs: T0 + (28 * 90 + 18) * 60_000 }); // a little before a crest: a long grid trades
+    const user = await registeredUserWithId(t);
+    const owner = await seedAccount(t.database, t.config, 'binance', undefined, user.id);
+    const id = await seedRobot(t.database, owner, { mode: 'paper', params: gridParams() });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 200);
+    const res = await t.call('GET', `/order/api/robot/drift/${id}`, { token: user.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const d = res.json<Envelope<RobotDrift>>().data;
+    expect(d.cursor).toBe(await lastCandle(id));
+    expect(d.pairs.length).toBeGreaterThan(3);
+    expect(d.unpaired).toEqual([]);
+    expect(d.live).toEqual(d.shadow);
+    expect(d.gap).toEqual({ total: 0, pct: 0, slippage: 0, fees: 0, missed: 0, extra: 0, timing: 0 });
+    expect(d.curves.live).toEqual(d.curves.shadow);
+    expect(d.curves.live[0]).toEqual({ time: d.fromMs, value: d.capital });
+    expect(d.curves.live.at(-1)!.time).toBe(d.cursor);
+
+    const csv = await t.call('GET', `/order/api/robot/drift/${id}/pairs.csv`, { token: user.token });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('kind,cause,action,side,shadow_time,shadow_price,shadow_qty,shadow_fee,live_time,live_price,live_qty,live_fee,offset_s,slippage_points,slippage_money,fee_diff,qty_short,order_id');
+    expect(lines.length).toBe(d.pairs.length + 1);
+    expect(lines[1]).toMatch(/^pair-leg,,(open|close),(long|short),/);
+
+    const stranger = await registerUser(t);
+    expect((await t.call('GET', `/order/api/robot/drift/${id}`, { token: stranger.token })).statusCode).toBe(404);
+    expect((await t.call('GET', `/order/api/robot/drift/${id}`)).statusCode).toBe(401);
+    expect((await t.call('GET', '/order/api/robot/drift/abc', { token: user.token })).statusCode).toBe(422);
     await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
     await runner.stop();
   });

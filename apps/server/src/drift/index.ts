@@ -4,3 +4,5 @@
 export { ShadowMonitor, robotBars, type ShadowCheck } from './service';
 export { ShadowBacktest, specKey, type ShadowSpec } from './shadow';
 export { DRIFT_OPS } from './ops';
+export { driftPlugin } from './plugin';
+export { driftReportOf, matchingOf } from './report';

@@ -17,6 +17,7 @@ const fillArb = fc.record({
   qty: fc.double({ min: 0.001, max: 5, noNaN: true }),
   price: fc.double({ min: 100, max: 100_000, noNaN: true }),
   fee: fc.double({ min: 0, max: 5, noNaN: true }),
+  pnl: fc.double({ min: -50, max: 50, noNaN: true }),
   time: fc.integer({ min: 0, max: 600 }).map((m) => m * MIN),
   reason: fc.constant(null),
 });
@@ -64,10 +65,10 @@ describe('matching', () => {
   });
 
   it('sums a live order’s partial fills and prices slippage against the trader', () => {
-    const shadow: TradeFill[] = [{ clientOrderId: 'o1', action: 'open', side: 'long', qty: 2, price: 100, fee: 0.1, time: 0, reason: null }];
+    const shadow: TradeFill[] = [{ clientOrderId: 'o1', action: 'open', side: 'long', qty: 2, price: 100, fee: 0.1, pnl: 0, time: 0, reason: null }];
     const live: TradeFill[] = [
-      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 1, price: 100.2, fee: 0.06, time: MIN, reason: null },
-      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 0.5, price: 100.5, fee: 0.03, time: 2 * MIN, reason: null },
+      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 1, price: 100.2, fee: 0.06, pnl: 0, time: MIN, reason: null },
+      { clientOrderId: 'o1', action: 'open', side: 'long', qty: 0.5, price: 100.5, fee: 0.03, pnl: 0, time: 2 * MIN, reason: null },
     ];
     const [p] = matchTrades(shadow, live, empty, opts).pairs;
     expect(p.live).toMatchObject({ qty: 1.5, fills: 2, time: MIN });
@@ -87,7 +88,7 @@ describe('matching', () => {
   });
 
   it('names why a shadow trade was missed and why a live trade is extra', () => {
-    const at = (m: number, id: string, over: Partial<TradeFill> = {}): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, time: m * MIN, reason: null, ...over });
+    const at = (m: number, id: string, over: Partial<TradeFill> = {}): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, pnl: 0, time: m * MIN, reason: null, ...over });
     const record: RobotRecord = {
       intents: new Map([
         ['refused', { state: 'rejected', error: 'insufficientFunds: Margin is insufficient' }],
@@ -121,7 +122,7 @@ describe('matching', () => {
   });
 
   it('pairs by time what the ids do not, nearest first, never beyond the tolerance', () => {
-    const f = (id: string, m: number): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, time: m * MIN, reason: null });
+    const f = (id: string, m: number): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, pnl: 0, time: m * MIN, reason: null });
     const m = matchTrades([f('s1', 10), f('s2', 12)], [f('l1', 13), f('l2', 11), f('l3', 30)], empty, opts);
     expect(m.pairs.map((p) => [p.shadow.clientOrderId, p.live.clientOrderId, p.by])).toEqual([
       ['s1', 'l2', 'time'],

@@ -21,6 +21,8 @@ export interface TradeFill {
   qty: number;
   price: number;
   fee: number;
+  /** Realised PnL of a closing fill (before fees), 0 for an opening one. */
+  pnl: number;
   /** ms */
   time: number;
   /** Why a position closed (tp, sl, manual, …), or null. */
@@ -36,6 +38,7 @@ export interface Trade {
   /** Quantity-weighted. */
   price: number;
   fee: number;
+  pnl: number;
   /** The first fill's time. */
   time: number;
   fills: number;
@@ -109,13 +112,14 @@ export function tradesOf(fills: readonly TradeFill[]): Trade[] {
   for (const f of fills) {
     const t = byOrder.get(f.clientOrderId);
     if (!t) {
-      byOrder.set(f.clientOrderId, { clientOrderId: f.clientOrderId, action: f.action, side: f.side, qty: f.qty, price: f.price, fee: f.fee, time: f.time, fills: 1, reason: f.reason, notional: f.qty * f.price });
+      byOrder.set(f.clientOrderId, { clientOrderId: f.clientOrderId, action: f.action, side: f.side, qty: f.qty, price: f.price, fee: f.fee, pnl: f.pnl, time: f.time, fills: 1, reason: f.reason, notional: f.qty * f.price });
       continue;
     }
     t.qty += f.qty;
     t.notional += f.qty * f.price;
     t.price = t.qty > 0 ? t.notional / t.qty : f.price;
     t.fee += f.fee;
+    t.pnl += f.pnl;
     t.time = Math.min(t.time, f.time);
     t.fills++;
     t.reason ??= f.reason;

@@ -4,7 +4,8 @@
 import { getInstrument } from '@lq/engine';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { venueOf } from '../strategy-setup';
-import { matchTrades, type Matching, type RobotRecord, type TradeFill } from './match';
+import type { RobotDrift } from '@lq/contracts';
+import { matchTrades, type Matching, type RobotRecord, type Trade, type TradeFill } from './match';
 
 /** Two decision candles, at least 5 minutes: a live trade this close to the shadow's is the same decision. */
 export const toleranceFor = (intervalMs: number) => Math.max(5 * 60_000, 2 * intervalMs);
@@ -14,28 +15,30 @@ const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '5m': 300_000, '15m'
 export interface RobotMatching extends Matching {
   robotId: number;
   toleranceMs: number;
-  /** Where the shadow has got to (null: no shadow yet). */
+  /** Where the shadow has got to (null: no shadow yet), and where it started. */
   cursor: number | null;
+  fromMs: number | null;
+  capital: number;
 }
 
 const ms = (v: string | Date | null) => (v === null ? null : new Date(v).getTime());
 
 export async function matchingOf(database: DatabaseHandle, robotId: number): Promise<RobotMatching | null> {
   const db = database.db;
-  const [robot] = rowsOf<{ symbol: string; interval: string; exchange: string; stopped_at: string | null; cursor: string | null }>(
-    await db.execute(sql`select r.symbol, r.interval, a.exchange, r.stopped_at::text as stopped_at, s.cursor::text as cursor
+  const [robot] = rowsOf<{ symbol: string; interval: string; exchange: string; capital: string; stopped_at: string | null; cursor: string | null; from_ms: string | null }>(
+    await db.execute(sql`select r.symbol, r.interval, a.exchange, r.capital::text as capital, r.stopped_at::text as stopped_at, s.cursor::text as cursor, s.from_ms::text as from_ms
       from robots r join trading_accounts a on a.id = r.account_id left join robot_shadows s on s.robot_id = r.id where r.id = ${robotId}`),
   );
   if (!robot) return null;
   const cursor = robot.cursor === null ? null : Number(robot.cursor);
-  const shadow = rowsOf<{ client_order_id: string; action: TradeFill['action']; side: TradeFill['side']; qty: number; price: number; fee: number; filled_at: string; reason: string | null }>(
-    await db.execute(sql`select client_order_id, action, side, qty, price, fee, filled_at::text as filled_at, reason from robot_shadow_fills where robot_id = ${robotId} order by seq`),
-  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), time: Number(f.filled_at), reason: f.reason }));
+  const shadow = rowsOf<{ client_order_id: string; action: TradeFill['action']; side: TradeFill['side']; qty: number; price: number; fee: number; pnl: number; filled_at: string; reason: string | null }>(
+    await db.execute(sql`select client_order_id, action, side, qty, price, fee, pnl, filled_at::text as filled_at, reason from robot_shadow_fills where robot_id = ${robotId} order by seq`),
+  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: Number(f.filled_at), reason: f.reason }));
   // Only what the shadow has reached: a live fill after its cursor has no shadow to hold it against yet.
-  const live = rowsOf<{ client_order_id: string; action: TradeFill['action']; position_side: TradeFill['side']; qty: string; price: string; fee: string; filled_at: string; reason: string | null }>(
-    await db.execute(sql`select client_order_id, action, position_side, qty::text as qty, price::text as price, fee::text as fee, filled_at::text as filled_at, reason
+  const live = rowsOf<{ client_order_id: string; action: TradeFill['action']; position_side: TradeFill['side']; qty: string; price: string; fee: string; pnl: string; filled_at: string; reason: string | null }>(
+    await db.execute(sql`select client_order_id, action, position_side, qty::text as qty, price::text as price, fee::text as fee, pnl::text as pnl, filled_at::text as filled_at, reason
       from robot_fills where robot_id = ${robotId} ${cursor === null ? sql`and false` : sql`and filled_at < to_timestamp(${(cursor + 60_000) / 1000})`} order by id`),
-  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.position_side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), time: ms(f.filled_at)!, reason: f.reason }));
+  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.position_side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: ms(f.filled_at)!, reason: f.reason }));
   const intents = rowsOf<{ client_order_id: string; state: string; error: string | null }>(
     await db.execute(sql`select client_order_id, state, error from robot_intents where robot_id = ${robotId}`),
   );
@@ -53,5 +56,67 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
   };
   const instrument = getInstrument(robot.symbol, venueOf(robot.exchange));
   const toleranceMs = toleranceFor(INTERVAL_MS[robot.interval] ?? 60_000);
-  return { robotId, toleranceMs, cursor, ...matchTrades(shadow, live, record, { toleranceMs, point: instrument.point, contractSize: instrument.contractSize }) };
+  const fromMs = robot.from_ms === null ? null : Number(robot.from_ms);
+  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), ...matchTrades(shadow, live, record, { toleranceMs, point: instrument.point, contractSize: instrument.contractSize }) };
+}
+
+const net = (trades: readonly Trade[]) => trades.reduce((sum, t) => sum + t.pnl - t.fee, 0);
+const round = (v: number, digits = 8) => Math.round(v * 10 ** digits) / 10 ** digits || 0;
+
+/** Realised equity over time: the capital at the start, then after each trade. */
+function curveOf(trades: readonly Trade[], capital: number, fromMs: number | null, cursor: number | null): { time: number; value: number }[] {
+  const out: { time: number; value: number }[] = [];
+  if (fromMs !== null) out.push({ time: fromMs, value: capital });
+  let value = capital;
+  for (const t of [...trades].sort((a, b) => a.time - b.time)) {
+    value += t.pnl - t.fee;
+    out.push({ time: t.time, value: round(value) });
+  }
+  if (cursor !== null && (out.length === 0 || out[out.length - 1].time < cursor)) out.push({ time: cursor, value: round(value) });
+  return out;
+}
+
+/**
+ * The drift report: each side's realised result, the gap (live − shadow) and its parts — price
+ * slippage of the paired trades, their fee differences, the shadow's trades the robot missed, the
+ * robot's extra trades, and the rest (timing and size) — with the pairs, the unpaired trades and
+ * both equity curves. Null for no such robot.
+ */
+export async function driftReportOf(database: DatabaseHandle, robotId: number): Promise<RobotDrift | null> {
+  const m = await matchingOf(database, robotId);
+  if (!m) return null;
+  const liveTrades = [...m.pairs.map((p) => p.live), ...m.unpaired.filter((u) => u.on === 'live').map((u) => u.trade)];
+  const shadowTrades = [...m.pairs.map((p) => p.shadow), ...m.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade)];
+  const side = (trades: Trade[]) => {
+    const pnl = net(trades);
+    return { pnl: round(pnl), fees: round(trades.reduce((s, t) => s + t.fee, 0)), trades: trades.length, returnPct: m.capital > 0 ? round((pnl / m.capital) * 100, 4) : 0 };
+  };
+  const live = side(liveTrades);
+  const shadow = side(shadowTrades);
+  const total = net(liveTrades) - net(shadowTrades);
+  const slippage = -m.pairs.reduce((s, p) => s + p.slippageMoney, 0);
+  const fees = -m.pairs.reduce((s, p) => s + p.feeDiff, 0);
+  const missed = -net(m.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade));
+  const extra = net(m.unpaired.filter((u) => u.on === 'live').map((u) => u.trade));
+  return {
+    robotId,
+    cursor: m.cursor,
+    fromMs: m.fromMs,
+    toleranceMs: m.toleranceMs,
+    capital: m.capital,
+    live,
+    shadow,
+    gap: {
+      total: round(total),
+      pct: m.capital > 0 ? round((total / m.capital) * 100, 4) : 0,
+      slippage: round(slippage),
+      fees: round(fees),
+      missed: round(missed),
+      extra: round(extra),
+      timing: round(total - slippage - fees - missed - extra),
+    },
+    pairs: m.pairs,
+    unpaired: m.unpaired,
+    curves: { live: curveOf(liveTrades, m.capital, m.fromMs, m.cursor), shadow: curveOf(shadowTrades, m.capital, m.fromMs, m.cursor) },
+  };
 }

@@ -17,3 +17,4 @@ export const robotsPlugin = fp(
 
 export { ROBOT_OPS } from './ops';
 export { enforceSeats, notifyFrozenAccounts } from './seat-expiry';
+export { getOwnRobot } from './service';

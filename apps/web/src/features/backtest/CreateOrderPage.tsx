@@ -305,11 +305,14 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
       return;
     }
     setBusy(true);
+    let created = false;
     try {
       const result = await createBacktest({ type: 0, strategy, dataSource, symbol: String(checked.params.symbol), params: checked.params });
       void invalidateBacktests(queryClient);
       const notice = result.notices[0]?.message;
       showToast(notice ? `${t('backtest.started')} · ${t('backtest.adjusted', { message: notice })}` : t('backtest.started'), 'success');
+      // Created: the button stays busy (disabled) while the page goes, so a slow second click sends nothing.
+      created = true;
       void navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
     } catch (error) {
       if (error instanceof ApiError) {
@@ -318,7 +321,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
         else setServerError({ text: error.message, offer: offerOf(error.code, market) });
       } else setServerError({ text: t(error instanceof TransportError && error.timeout ? 'common.timeout' : 'common.networkError') });
     } finally {
-      setBusy(false);
+      if (!created) setBusy(false);
     }
   }, () => {
     // Field errors are shown; a missing account is named at the same time, not after them.
