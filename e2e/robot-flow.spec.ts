@@ -246,6 +246,16 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(page.getByTestId('robot-events')).not.toContainText('{');
   await expect(page.getByTestId('robot-final-income')).toHaveText((await page.getByTestId('detail-income').textContent()) ?? '');
   await shot(page, info, '09-stopped');
+  // Live vs backtest: both equity curves over the robot's candles, the gap in parts, the pairs.
+  const drift = page.getByTestId('robot-drift');
+  await drift.scrollIntoViewIfNeeded();
+  await expect(drift.getByTestId('drift-figures')).toBeVisible({ timeout: MINUTE });
+  await expect(drift.getByTestId('drift-chart')).toHaveAttribute('data-live-points', /^([2-9]|\d{2,})$/);
+  await expect(drift.getByTestId('drift-chart')).toHaveAttribute('data-shadow-points', /^([2-9]|\d{2,})$/);
+  await expect(drift.getByTestId('drift-pair').first()).toBeVisible();
+  await expect(drift.getByTestId('drift-part-slippage')).toBeVisible();
+  await noHorizontalScroll(page);
+  await shot(page, info, '09b-drift');
   const after = await fakeState(request);
   expect(after.orders.filter((o) => o.symbol === 'BTCUSDT' && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'))).toEqual([]);
   expect(after.positions.BTCUSDT?.amt ?? 0).toBe(0);

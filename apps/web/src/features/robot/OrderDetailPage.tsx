@@ -10,6 +10,7 @@ import { Button } from '../../components/Button';
 import { showToast } from '../../lib/toast';
 import { useIsDesktop } from '../../lib/useMedia';
 import { invalidateRobots, robotAction, ROBOT_LIST_PATH, useRobotDetail, useRobotFills, type RobotAction } from './api';
+import { DriftPanel } from './DriftPanel';
 import { factKey, periodMs, splitReason } from './model';
 import { EmptyState, Money, ReasonText, RobotActions, RobotStatusBadge, toneOf, useFmt, useReasonParts } from './ui';
 import './robot.css';
@@ -92,6 +93,7 @@ function Detail({ robot, now }: { robot: RobotDetail; now: number }) {
       ) : null}
 
       <div className="bt-detail-grid">
+        <DriftPanel robotId={robot.id} lastCandleAt={robot.lastCandleAt ?? null} />
         <Positions robot={robot} />
         <Events events={robot.events} />
         <Orders robot={robot} />
