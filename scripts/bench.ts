@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices]`: engine, recommendation,
+// `npm run bench [-- --json] [-- --only engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices,drift]`: engine, recommendation,
 // API (accounts; backtests and recommendations through the API) and web figures, each engine figure as a ratio to a baseline timed in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { waitForCode } from '../e2e/support/mailbox';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices').split(','));
+const only = new Set((onlyArg ?? 'engine,recommend,api,backtestApi,web,runner,ledger,deposits,benefits,referrals,notices,drift').split(','));
 const log = (...parts: unknown[]) => {
   if (!json) console.log(...parts);
   else console.error(...parts);
@@ -231,6 +231,7 @@ await section('notices', async () => ({
     waitMinutes: process.env.BENCH_FANOUT_WAIT_MINUTES ? Number(process.env.BENCH_FANOUT_WAIT_MINUTES) : undefined,
   }),
 }));
+await section('drift', async () => (await import('../apps/server/src/drift/bench')).benchDrift());
 clearInterval(trackRss);
 result.peakRssMB = Math.max(Number(result.peakRssMB ?? 0), Math.round(peakRss / 2 ** 20));
 
