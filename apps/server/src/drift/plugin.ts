@@ -1,16 +1,12 @@
-// The drift area's plugin: one shadow monitor per app (the shadows it keeps in memory), its routes
-// and its schedule.
+// The drift area's plugin: one shadow monitor per app (the shadows it keeps in memory) and its routes.
 import fp from 'fastify-plugin';
 import { platformDeps } from '../platform/deps';
 import { driftRoutes } from './routes';
-import { startDriftJobs } from './jobs';
 import { ShadowMonitor } from './service';
 
 export const driftPlugin = fp(
   async (app) => {
-    const monitor = new ShadowMonitor(app.database);
-    driftRoutes(app, platformDeps(app), monitor);
-    app.jobs.add('drift', startDriftJobs(monitor));
+    driftRoutes(app, platformDeps(app), new ShadowMonitor(app.database));
     return Promise.resolve();
   },
   { name: 'drift' },
