@@ -16,7 +16,7 @@ function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {})
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
-for (const ns of ['common', 'legal', 'console']) {
+for (const ns of ['common', 'legal', 'console', 'backtest']) {
   describe(`${ns} texts`, () => {
     const file = (locale: string) => `${ns === 'common' ? '' : `${ns}.`}${locale}.json`;
     const texts = Object.fromEntries(LOCALES.map((l) => [l, flatten(JSON.parse(readFileSync(join(dir, file(l)), 'utf8')))]));
@@ -68,7 +68,7 @@ describe('field labels', () => {
   it('a form labels each strategy field as the server names it in its messages', () => {
     const differ: string[] = [];
     for (const locale of LOCALES) {
-      const web = (JSON.parse(readFileSync(join(dir, `${locale}.json`), 'utf8')) as { field: Record<string, string> }).field;
+      const web = (JSON.parse(readFileSync(join(dir, `backtest.${locale}.json`), 'utf8')) as { field: Record<string, string> }).field;
       for (const [name, label] of Object.entries(web)) {
         if (name === 'order') continue; // "Order {{n}}": the slot heading, not a field
         if (FIELD_LABELS[locale][name] !== label) differ.push(`${locale} ${name}: web "${label}", server "${FIELD_LABELS[locale][name]}"`);
@@ -84,7 +84,7 @@ describe('parameter order', () => {
     expect(inParamOrder(stored).map(([k]) => k)).toEqual(['capital', 'firstLots', 'secondLots', 'thirdLots', 'gap', 'custom']);
   });
   it('the order lists every field the forms label', () => {
-    const web = (JSON.parse(readFileSync(join(dir, 'en-US.json'), 'utf8')) as { field: Record<string, string> }).field;
+    const web = (JSON.parse(readFileSync(join(dir, 'backtest.en-US.json'), 'utf8')) as { field: Record<string, string> }).field;
     expect(Object.keys(web).filter((k) => k !== 'order')).toEqual([...PARAM_ORDER]);
   });
 });
@@ -104,4 +104,36 @@ describe('one name for one thing', () => {
       expect(texts.filter((v) => OTHER.test(v))).toEqual([]);
     });
   }
+});
+
+describe('the backtest namespace', () => {
+  const src = join(import.meta.dirname, '../src');
+  const walk = (folder: string): string[] =>
+    readdirSync(join(src, folder), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${folder}/${e.name}`) : /\.tsx?$/.test(e.name) ? [`${folder}/${e.name}`] : [],
+    );
+  const groups = Object.keys(JSON.parse(readFileSync(join(dir, 'backtest.en-US.json'), 'utf8')) as object);
+  const common = Object.keys(JSON.parse(readFileSync(join(dir, 'en-US.json'), 'utf8')) as object);
+  // Only pages loaded with the backtest words (app/pages.tsx) may use them.
+  const owners = /^features\/(backtest|robot)\//;
+
+  it('shares no group with the common texts (a key resolves in one place)', () => {
+    expect(groups.filter((g) => common.includes(g))).toEqual([]);
+  });
+
+  it('is used only by the backtest and robot screens, which read it with the common texts', () => {
+    const strays: string[] = [];
+    for (const file of walk('.').map((f) => f.slice(2))) {
+      const text = readFileSync(join(src, file), 'utf8');
+      if (owners.test(file)) {
+        // Their common `t` must be the one that also reads the backtest words.
+        if (text.includes('useTranslation()')) strays.push(`${file}: useTranslation() without the backtest words`);
+        continue;
+      }
+      for (const group of groups) {
+        if (new RegExp(`['"\`]${group}\\.`).test(text)) strays.push(`${file}: ${group}.*`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
 });

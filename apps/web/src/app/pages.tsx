@@ -3,6 +3,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import type { CreateOrderPage as OrderPageName } from '../features/backtest/strategies';
 import { LanguagePicker } from '../features/locale';
 import { MarketSwitcher } from '../features/market';
+import i18n, { BACKTEST_TEXTS } from '../i18n';
 import { lazyPage } from './lazyPage';
 import { isConsolePath, NOT_FOUND, routeOf } from './currentRoute';
 import type { PageKind, RouteDef } from './routeTable';
@@ -22,18 +23,27 @@ const Mine = lazyPage(() => import('../features/account/MinePage'));
 const About = lazyPage(() => import('../features/info/AboutPage'));
 const Agreement = lazyPage(() => import('../features/info/AgreementPage'));
 const ComingSoon = lazyPage(() => import('../features/info/ComingSoonPage'));
+/**
+ * A backtest or robot page and the words it uses (i18n/), fetched side by side rather than the
+ * words after the page's first render. A page preloaded at boot asks for them once i18next is up.
+ */
+const backtestTexts = () =>
+  i18n.isInitialized
+    ? i18n.loadNamespaces(BACKTEST_TEXTS)
+    : new Promise<void>((resolve) => i18n.on('initialized', () => void i18n.loadNamespaces(BACKTEST_TEXTS).then(resolve)));
+const withBacktestTexts = <T,>(page: Promise<T>) => Promise.all([page, backtestTexts()]).then(([loaded]) => loaded);
 // Backtest screens: each its own chunk; charts load later still, from inside the report pages.
-const Recommend = lazyPage(() => import('../features/backtest/RecommendPage'));
-const BacktestRecord = lazyPage(() => import('../features/backtest/RecordPage'));
-const ResultDetail = lazyPage(() => import('../features/backtest/ResultDetailPage'));
-const FullScreenKline = lazyPage(() => import('../features/backtest/FullScreenKlinePage'));
-const ChooseList = lazyPage(() => import('../features/backtest/ChooseListPage'));
-const ThemeTest = lazyPage(() => import('../features/backtest/ThemeTestPage'));
-const CreateOrder = lazyPage(() => import('../features/backtest/CreateOrderPage'));
+const Recommend = lazyPage(() => withBacktestTexts(import('../features/backtest/RecommendPage')));
+const BacktestRecord = lazyPage(() => withBacktestTexts(import('../features/backtest/RecordPage')));
+const ResultDetail = lazyPage(() => withBacktestTexts(import('../features/backtest/ResultDetailPage')));
+const FullScreenKline = lazyPage(() => withBacktestTexts(import('../features/backtest/FullScreenKlinePage')));
+const ChooseList = lazyPage(() => withBacktestTexts(import('../features/backtest/ChooseListPage')));
+const ThemeTest = lazyPage(() => withBacktestTexts(import('../features/backtest/ThemeTestPage')));
+const CreateOrder = lazyPage(() => withBacktestTexts(import('../features/backtest/CreateOrderPage')));
 // Robot screens and calculators.
-const RobotList = lazyPage(() => import('../features/robot/RobotListPage'));
-const OrderDetail = lazyPage(() => import('../features/robot/OrderDetailPage'));
-const Market = lazyPage(() => import('../features/robot/MarketPage'));
+const RobotList = lazyPage(() => withBacktestTexts(import('../features/robot/RobotListPage')));
+const OrderDetail = lazyPage(() => withBacktestTexts(import('../features/robot/OrderDetailPage')));
+const Market = lazyPage(() => withBacktestTexts(import('../features/robot/MarketPage')));
 const PositionCalc = lazyPage(() => import('../features/tools/PositionCalcPage'));
 const RiskCalc = lazyPage(() => import('../features/tools/RiskCalcPage'));
 // Wallet.

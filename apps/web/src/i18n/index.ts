@@ -2,7 +2,7 @@
 // of their own: a visitor downloads one language. No fallback language: every locale has every key
 // (test/locales.test.ts), and a fallback would be downloaded with every locale.
 import i18n, { type BackendModule, type ReadCallback } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
 import type { Locale } from '@lq/contracts';
 
 type Resource = Record<string, unknown>;
@@ -27,6 +27,15 @@ const lazyBackend: BackendModule = {
     );
   },
 };
+
+/**
+ * The backtest and robot screens' words (strategies, their fields and hints, metrics, the report):
+ * a namespace of their own, so the first screen (login, register) does not download them.
+ */
+export const BACKTEST_TEXTS = ['common', 'backtest'];
+
+/** `t` over the common texts and the backtest ones (a key is looked up in that order). */
+export const useBacktestTranslation = () => useTranslation(BACKTEST_TEXTS, { nsMode: 'fallback' });
 
 /** BCP 47 tag for `lang` attributes and Intl: in_ID → id-ID. */
 export const bcp47 = (locale: string) => (locale === 'in_ID' ? 'id-ID' : locale);

@@ -1,6 +1,6 @@
 // pages/backtest/chooseList/chooseList: the strategies of the current market (tactics-selection)
 // → the matching create-order page.
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/Button';
 import { IconChevron } from '../../components/icons';
@@ -10,7 +10,7 @@ import { createOrderPath, isCreateOrderPage, isStrategyKey, marketOfDataSource }
 import { EmptyState } from './ui';
 
 export default function ChooseListPage() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const current = useAppStore((s) => s.currentDataSource);
   const market = marketOfDataSource(current.type);
   const tactics = useTactics(current.type, false);

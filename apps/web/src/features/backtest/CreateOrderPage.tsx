@@ -6,6 +6,7 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CREATE_ORDER_TYPE, ERRORS } from '@lq/contracts';
@@ -31,7 +32,7 @@ const LOT_FIELDS = new Set(['firstLots', 'secondLots', 'thirdLots', 'lotsPerGrid
 export const dataSourceOfMarket = (market: Market, currentType: string) => (market === 'forex' ? 'mt5' : currentType === 'mt5' ? 'binance' : currentType);
 
 export default function CreateOrderPage({ page }: { page: PageName }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const { t: tr } = useTranslation('robot');
   const [search, setSearch] = useSearchParams();
   const current = useAppStore((s) => s.currentDataSource);
@@ -176,7 +177,7 @@ function NoSeatSheet({ info, onClose }: { info: SeatInfo; onClose: () => void })
 
 function AccountPicker({ market, accounts, value, onChange, error }: { market: Market; accounts: AccountItem[] | undefined; value: number | undefined; onChange: (id: number | undefined) => void; error?: string }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   if (accounts === undefined) return <div className="spinner" aria-label={tc('common.loading')} />;
   const usable = accounts.filter((a) => a.market === market);
   if (!usable.length) {
@@ -219,7 +220,7 @@ function AccountPicker({ market, accounts, value, onChange, error }: { market: M
 }
 
 function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill, prefillSymbol, sourceBacktestId }: FormProps) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const { t: tr } = useTranslation('robot');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -453,7 +454,7 @@ interface InputProps {
 }
 
 function FieldInput({ field: f, register, error, hint, currencies, intervals }: InputProps) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const id = `f-${f.name}`;
   const label = t(`field.${f.name}`);
   const err = error(f.name);

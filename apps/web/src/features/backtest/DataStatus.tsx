@@ -2,13 +2,13 @@
 // import run — importing with progress, done, or failed with the server's plain reason — so a user
 // facing an empty symbol list knows whether to wait or why nothing comes.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import type { MarketDataStatus } from '@lq/contracts';
 import { api } from '../../lib/session';
 import { ProgressBar } from './ui';
 
 export function DataStatus() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const status = useQuery({
     queryKey: ['market-data-status'],
     queryFn: () => api.get<MarketDataStatus>('order/api/market-data/status', { silent: true }),

@@ -3,7 +3,7 @@
 // What is on screen is loaded for the view: zooming in brings finer candles and, once few enough,
 // every trade's own marker; zoomed out, bars with several trades show one grouped marker.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { BacktestKline } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -19,7 +19,7 @@ const KlineChart = lazy(() => import('./charts'));
 const wholeRange = (): KlineWindow => ({ maxCandles: barsForWidth(typeof window === 'undefined' ? 1000 : window.innerWidth - 80) });
 
 export default function FullScreenKlinePage() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = Number(search.get('id')) || undefined;
@@ -117,7 +117,7 @@ export default function FullScreenKlinePage() {
 
 /** What happened on the bar under the crosshair: each trade event, or the bar's group. */
 function BarInfo({ kline, time }: { kline: BacktestKline; time: number }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   const group = kline.groups.find((g) => g.time === time);
   if (group) {

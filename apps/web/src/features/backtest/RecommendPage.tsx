@@ -2,7 +2,7 @@
 // AI recommendation with live progress → three presets; one tap runs a backtest or opens the
 // create-order form prefilled.
 import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { ERRORS, type RecommendPreset, type Recommendation } from '@lq/contracts';
@@ -60,7 +60,7 @@ function problemOf(error: unknown, t: (k: string) => string): ServerProblem {
 }
 
 export function ProblemNotice({ problem }: { problem: ServerProblem }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (
     <Notice tone="error" testId={problem.vip ? 'vip-required' : 'server-error'}>
       <span>{problem.text}</span>
@@ -74,7 +74,7 @@ export function ProblemNotice({ problem }: { problem: ServerProblem }) {
 }
 
 export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
@@ -286,7 +286,7 @@ interface ViewProps {
 }
 
 function RecommendationView({ rec, onStop, onRun, onEdit, runningTier, strategyLabel }: ViewProps) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   if (rec.status === 'running') {
     return (

@@ -2,7 +2,7 @@
 // ("load more" and automatic loading at the end), live progress on running rows, stop and delete
 // with a confirmation that says what will happen.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BacktestItem, BacktestTab } from '@lq/contracts';
@@ -20,7 +20,7 @@ const isTab = (v: string | null): v is BacktestTab => !!v && (BACKTEST_TABS as r
 export const detailPath = (id: number) => `/pages/backtest/resultDateil/resultDetail?id=${id}`;
 
 export default function RecordPage() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const [search, setSearch] = useSearchParams();
   const tab: BacktestTab = isTab(search.get('tab')) ? (search.get('tab') as BacktestTab) : 'running';
   const list = useBacktestList(tab);
@@ -105,12 +105,12 @@ export default function RecordPage() {
 }
 
 function useRowText() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (item: BacktestItem) => `${isStrategyKey(item.strategy) ? t(`strategy.${item.strategy}`) : item.strategy}`;
 }
 
 function RecordCard({ item, onAction }: { item: BacktestItem; onAction: (a: 'stop' | 'delete') => void }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   const name = useRowText();
   return (
@@ -141,7 +141,7 @@ function RecordCard({ item, onAction }: { item: BacktestItem; onAction: (a: 'sto
 }
 
 function RecordTable({ items, onAction }: { items: BacktestItem[]; onAction: (item: BacktestItem, a: 'stop' | 'delete') => void }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   const name = useRowText();
   return (

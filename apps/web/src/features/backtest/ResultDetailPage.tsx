@@ -2,7 +2,7 @@
 // running), every report metric with its definition one tap away, the profit curve, the order
 // log, the full-screen K-line and "start a robot with these parameters".
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { inParamOrder, type BacktestDetail, type BacktestReport } from '@lq/contracts';
@@ -19,7 +19,7 @@ const EquityChart = lazy(() => import('./charts').then((m) => ({ default: m.Equi
 export const klinePath = (id: number) => `/pages/backtest/resultDateil/fullScreenKline/fullScreenKline?id=${id}`;
 
 export default function ResultDetailPage() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const [search] = useSearchParams();
   const id = Number(search.get('id')) || undefined;
   const detail = useBacktestDetail(id);
@@ -30,7 +30,7 @@ export default function ResultDetailPage() {
 }
 
 function Detail({ item }: { item: BacktestDetail }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   const stepText = useProgressStep();
   const navigate = useNavigate();
@@ -155,7 +155,7 @@ function Detail({ item }: { item: BacktestDetail }) {
 }
 
 function ReportMetrics({ report: r }: { report: BacktestReport }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   return (
     <>
@@ -190,7 +190,7 @@ function ReportMetrics({ report: r }: { report: BacktestReport }) {
 }
 
 function Monthly({ report }: { report: BacktestReport }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   return (
     <section className="card bt-card" aria-labelledby="monthly-title">
@@ -208,7 +208,7 @@ function Monthly({ report }: { report: BacktestReport }) {
 }
 
 function OrderLog({ id }: { id: number; digits: number }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   const [page, setPage] = useState(1);
   const trades = useBacktestTrades(id, page, true);
@@ -267,7 +267,7 @@ function OrderLog({ id }: { id: number; digits: number }) {
 }
 
 function Params({ params }: { params: Record<string, unknown> }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const entries = inParamOrder(Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)));
   const show = (k: string, v: unknown) => {
     if (typeof v === 'boolean') return v ? '✓' : '✗';

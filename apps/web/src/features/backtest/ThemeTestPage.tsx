@@ -1,12 +1,12 @@
 // pages/themeTest/themeTest: the theme tokens of both markets side by side (a small design page).
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { useFormatters } from './ui';
 
 const SURFACES = ['--bg', '--surface', '--surface-2', '--border'];
 const TEXTS = ['--text', '--text-2'];
 
 function Panel({ theme }: { theme: 'forex' | 'crypto' }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const fmt = useFormatters();
   return (
     <section className="card bt-theme" data-theme={theme} data-testid={`theme-${theme}`}>
@@ -42,7 +42,7 @@ function Panel({ theme }: { theme: 'forex' | 'crypto' }) {
 }
 
 export default function ThemeTestPage() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (
     <div className="bt-page" data-testid="theme-test">
       <p className="bt-lead">{t('theme.convention')}</p>

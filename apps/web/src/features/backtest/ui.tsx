@@ -1,7 +1,7 @@
 // Small pieces shared by the backtest screens: progress bar, status badge, metric with its
 // definition one tap away, confirmation sheet, empty state, and display helpers.
 import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Button } from '../../components/Button';
 import { IconInfo } from '../../components/icons';
 import { Sheet } from '../../components/Sheet';
@@ -25,13 +25,13 @@ export function ProgressBar({ percent, label, detail, testId = 'progress' }: { p
 
 /** What a running backtest is doing, in candles ("Simulating: 412,000 / 1,008,000 candles"). */
 export function useProgressStep() {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (step: { phase: string; done: number; total: number } | null | undefined): string | undefined =>
     step ? t(`backtest.step.${step.phase}`, { done: formatNumber(step.done, { decimals: 0 }), total: formatNumber(step.total, { decimals: 0 }) }) : undefined;
 }
 
 export function StatusBadge({ status }: { status: number }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const kind = status === 1 ? 'running' : status === 2 ? 'ok' : 'bad';
   return (
     <span className={`bt-status bt-status-${kind}`} data-testid="backtest-status" data-status={status}>
@@ -42,7 +42,7 @@ export function StatusBadge({ status }: { status: number }) {
 
 /** The info icon beside a figure: opens the definition (ui.md: one tap away). */
 export function InfoButton({ metric }: { metric: string }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   const [open, setOpen] = useState(false);
   const name = t(`metric.${metric}`);
   return (
@@ -67,7 +67,7 @@ export const toneOf = (value: unknown): Tone => {
 
 /** A figure with its label and definition; `tone` colours it up/down (with the sign, never colour alone). */
 export function Metric({ metric, value, tone, testId }: { metric: string; value: ReactNode; tone?: Tone; testId?: string }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (
     <div className="bt-metric" data-testid={testId ?? `metric-${metric}`}>
       <dt>
@@ -80,7 +80,7 @@ export function Metric({ metric, value, tone, testId }: { metric: string; value:
 }
 
 export function ConfirmSheet({ title, message, confirmLabel, onConfirm, onClose, busy }: { title: string; message: string; confirmLabel: string; onConfirm: () => void; onClose: () => void; busy?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useBacktestTranslation();
   return (
     <Sheet title={title} onClose={onClose} testId="confirm-sheet">
       <p className="bt-definition">{message}</p>

@@ -4,6 +4,7 @@
 // likeliest cause; the pairs as CSV. Asked again when the robot has stepped a new candle.
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DriftPair, DriftTrade, DriftUnpaired, RobotDrift } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -20,7 +21,7 @@ const ROWS_SHOWN = 50;
 /** `lastCandleAt`: the robot's last candle — a new one asks for the report again (the robot page polls it). */
 export function DriftPanel({ robotId, lastCandleAt }: { robotId: number; lastCandleAt: number | null }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const fmt = useFmt();
   const [busy, setBusy] = useState(false);
   const q = useQuery({

@@ -2,6 +2,7 @@
 // refetched every 5 s while visible), a search filter, and per symbol "create robot" / "backtest".
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Button } from '../../components/Button';
 import { formatPercent } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
@@ -14,7 +15,7 @@ import './robot.css';
 
 export default function MarketPage() {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const current = useAppStore((s) => s.currentDataSource);
   const dataSource = current.type;
   const tickers = useTickers(dataSource);

@@ -3,6 +3,7 @@
 // events timeline (errors and stop details in plain words) and the parameters. Polled while live.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { inParamOrder, type RobotDetail, type RobotEvent } from '@lq/contracts';
@@ -17,7 +18,7 @@ import './robot.css';
 
 export default function OrderDetailPage() {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const [search] = useSearchParams();
   const id = Number(search.get('id')) || undefined;
   const detail = useRobotDetail(id);
@@ -30,7 +31,7 @@ export default function OrderDetailPage() {
 
 function Detail({ robot, now }: { robot: RobotDetail; now: number }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const fmt = useFmt();
   const queryClient = useQueryClient();
   const act = async (action: RobotAction) => {
@@ -214,7 +215,7 @@ function Orders({ robot }: { robot: RobotDetail }) {
 
 function Fills({ robot }: { robot: RobotDetail }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const reasonOf = (r: string | null) => (r ? tc(`exitReason.${r}`, { defaultValue: r }) : '--');
   const fmt = useFmt();
   const isDesktop = useIsDesktop();
@@ -413,7 +414,7 @@ function Events({ events }: { events: RobotEvent[] }) {
 
 function Params({ params }: { params: Record<string, unknown> }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const entries = inParamOrder(Object.entries(params).filter(([k, v]) => k !== 'market' && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)));
   const show = (k: string, v: unknown) => {
     if (typeof v === 'boolean') return v ? '✓' : '✗';

@@ -4,6 +4,7 @@
 // pause / continue / stop (stop confirms: it closes positions) and its detail.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RobotItem, RobotTab } from '@lq/contracts';
@@ -21,7 +22,7 @@ import { useLoadMore } from '../../lib/useLoadMore';
 
 export default function RobotListPage({ tab }: { tab: RobotTab }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const current = useAppStore((s) => s.currentDataSource);
   const dataSource = current.type;
   const list = useRobotList(dataSource, tab);
@@ -105,7 +106,7 @@ export default function RobotListPage({ tab }: { tab: RobotTab }) {
 }
 
 function useNames() {
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const { t } = useTranslation('robot');
   return {
     strategy: (s: string) => tc(`strategy.${s}`, { defaultValue: s }),

@@ -2,6 +2,7 @@
 // create-order page of each in robot mode (?type=1). The server names each strategy's page.
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import { Link } from 'react-router-dom';
 import type { TacticsItem } from '@lq/contracts';
 import { IconChevron } from '../../components/icons';
@@ -33,7 +34,7 @@ export function useRobotTactics(dataSource: string, enabled = true) {
 
 export function StrategySheet({ dataSource, symbol, type = 1, onClose }: { dataSource: string; symbol?: string; type?: 0 | 1; onClose: () => void }) {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const tactics = useRobotTactics(dataSource);
   return (
     <Sheet title={t(type === 1 ? 'chooseStrategy' : 'chooseBacktestStrategy')} onClose={onClose} testId="strategy-sheet">

@@ -2,6 +2,7 @@
 // sheet, empty state, the action buttons and display helpers.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBacktestTranslation } from '../../i18n';
 import type { RobotItem, RobotStatus } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
@@ -59,7 +60,7 @@ export function RobotStatusBadge({ status }: { status: RobotStatus }) {
  */
 export function useReasonParts() {
   const { t } = useTranslation('robot');
-  const { t: tc } = useTranslation();
+  const { t: tc } = useBacktestTranslation();
   const detailOf = (key: string | null, detail: string | null): string | null => {
     if (!detail) return null;
     if (key !== 'halted') return detail;
