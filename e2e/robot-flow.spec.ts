@@ -254,6 +254,14 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await expect(drift.getByTestId('drift-chart')).toHaveAttribute('data-shadow-points', /^([2-9]|\d{2,})$/);
   await expect(drift.getByTestId('drift-pair').first()).toBeVisible();
   await expect(drift.getByTestId('drift-part-slippage')).toBeVisible();
+  // The owner's alert: a threshold out of range is refused where it was typed, a good one saved.
+  await drift.getByTestId('drift-alert-pct').fill('0');
+  await drift.getByTestId('drift-alert-save').click();
+  await expect(drift.getByTestId('drift-alert-form')).toContainText('0.1');
+  await drift.getByTestId('drift-alert-pct').fill('2.5');
+  await drift.getByTestId('drift-alert-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Saved' })).toBeVisible();
+  await expect(drift.getByTestId('drift-alert-pct')).toHaveValue('2.5');
   await noHorizontalScroll(page);
   await shot(page, info, '09b-drift');
   const after = await fakeState(request);

@@ -7,7 +7,8 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
 /**
  * robot.filled: an order of a robot filled (opt-in: raised only for owners who switched a channel
  * of it on); robot.stopped: stopped by its strategy or a seat's expiry (not by the user); robot.error: paused
- * by a venue's refusal; robot.mt5Offline: paused because its MT5 terminal went offline;
+ * by a venue's refusal; robot.mt5Offline: paused because its MT5 terminal went offline; robot.drift:
+ * its live trades drifted from its backtest past the owner's threshold, or it missed a trade;
  * withdraw.approved | paid | rejected | failed; deposit.credited (chain or card);
  * pack.renewalFailed: an auto-renewal could not be paid; pack.expiring: a pack without auto-renew
  * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired;
@@ -20,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'robot.stopped',
   'robot.error',
   'robot.mt5Offline',
+  'robot.drift',
   'withdraw.approved',
   'withdraw.paid',
   'withdraw.rejected',

@@ -384,7 +384,23 @@ export const robotDrift = z.object({
   gap: z.object({ total: z.number(), pct: z.number(), slippage: z.number(), fees: z.number(), missed: z.number(), extra: z.number(), timing: z.number() }),
   pairs: z.array(driftPair),
   unpaired: z.array(driftUnpaired),
+  /** When the owner is told: the gap past `gapPct` percent of capital (once per crossing), and at each missed trade if `onMissed`. */
+  alert: z.object({ gapPct: z.number(), onMissed: z.boolean() }),
   /** Realised equity of each side over time: capital, then after each trade. */
   curves: z.object({ live: z.array(z.object({ time: z.number(), value: z.number() })), shadow: z.array(z.object({ time: z.number(), value: z.number() })) }),
 });
 export type RobotDrift = z.infer<typeof robotDrift>;
+
+export const DRIFT_ALERT_PCT_DEFAULT = 2;
+/** POST order/api/robot/drift/alert: when the owner is told of the robot's drift. */
+export const robotDriftAlertBody = z.strictObject({
+  id: idValue,
+  /** Percent of capital, 0.1–100, at most 2 decimals. */
+  gapPct: z
+    .number({ error: 'validation.invalidType' })
+    .min(0.1)
+    .max(100)
+    .refine((v) => Math.round(v * 100) === v * 100, { error: 'validation.invalidFormat' }),
+  onMissed: z.boolean({ error: 'validation.invalidType' }),
+});
+export type RobotDriftAlertBody = z.input<typeof robotDriftAlertBody>;

@@ -408,6 +408,10 @@ export const robots = pgTable(
     live: jsonb('live'),
     /** Open time (ms) of the last 1m input candle whose step the runner started (written ahead; a restart replays up to it). */
     lastCandleAt: bigint('last_candle_at', { mode: 'number' }),
+    /** The drift monitor alerts its owner when the gap to its backtest passes this (percent of capital)… */
+    driftAlertPct: numeric('drift_alert_pct', { precision: 6, scale: 2 }).notNull().default('2'),
+    /** …or, when on, at each trade the robot missed. */
+    driftAlertMissed: boolean('drift_alert_missed').notNull().default(true),
     sourceBacktestId: bigint('source_backtest_id', { mode: 'number' }),
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
@@ -1451,6 +1455,12 @@ export const robotShadows = pgTable('robot_shadows', {
   fills: integer('fills').notNull().default(0),
   balance: doublePrecision('balance').notNull(),
   equity: doublePrecision('equity').notNull(),
+  /** The gap is past the owner's threshold now, and this crossing was told of. */
+  alertOver: boolean('alert_over').notNull().default(false),
+  /** Missed trades already told of. */
+  alertedMissed: integer('alerted_missed').notNull().default(0),
+  /** Crossings of the threshold so far (each alert's key). */
+  crossings: integer('crossings').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -10,6 +10,7 @@ import type { RobotDrift } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
 import { opsRunner } from '../../test/ops-runner';
+import { checkDrift } from './jobs';
 import { driftReportOf, matchingOf } from './report';
 import { ShadowMonitor } from './service';
 
@@ -153,6 +154,25 @@ describe('matching a live robot with its shadow', () => {
     expect(d.gap.total).toBeCloseTo(d.live.pnl - d.shadow.pnl, 6);
     expect(d.gap.slippage + d.gap.fees + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
     expect(d.shadow.trades).toBeGreaterThan(d.live.trades);
+
+    // Alerts: a missed trade tells the owner once; the gap past the threshold once per crossing.
+    const monitor = new ShadowMonitor(t.database);
+    const drifts = async () => t.database.exec<{ event_key: string; params: { missed: number; gap: string } }>(`select event_key, params from notifications where kind = 'robot.drift' and params->>'robotId' = $1 order by id`, [String(id)]);
+    await t.database.exec(`update robots set drift_alert_pct = 100 where id = $1`, [id]);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual(['missed']);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual([]);
+    await t.database.exec(`update robots set drift_alert_pct = 0.01 where id = $1`, [id]);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual(['gap']);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual([]);
+    const told = await drifts();
+    expect(told.map((n) => n.event_key)).toEqual([`drift:${id}:missed:${missed.length}`, `drift:${id}:gap:1`]);
+    expect(told[1].params).toMatchObject({ missed: missed.length, gap: d.gap.pct.toFixed(2) });
+    // Back under the threshold, then over again: a second crossing, told once more.
+    await t.database.exec(`update robots set drift_alert_pct = 100 where id = $1`, [id]);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual([]);
+    await t.database.exec(`update robots set drift_alert_pct = 0.01 where id = $1`, [id]);
+    expect((await checkDrift(t.database, monitor, id))?.told).toEqual(['gap']);
+    expect((await drifts()).at(-1)?.event_key).toBe(`drift:${id}:gap:2`);
     await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
     await runner.stop();
   });
@@ -187,7 +207,15 @@ describe('the drift report API', () => {
     expect(lines.length).toBe(d.pairs.length + 1);
     expect(lines[1]).toMatch(/^pair-leg,,(open|close),(long|short),/);
 
+    expect(d.alert).toEqual({ gapPct: 2, onMissed: true });
+    const alert = await t.call('POST', '/order/api/robot/drift/alert', { token: user.token, body: { id, gapPct: 3.5, onMissed: false } });
+    expect(alert.statusCode, alert.body).toBe(200);
+    expect((await t.call('GET', `/order/api/robot/drift/${id}`, { token: user.token })).json<Envelope<RobotDrift>>().data.alert).toEqual({ gapPct: 3.5, onMissed: false });
+    const badAlert = await t.call('POST', '/order/api/robot/drift/alert', { token: user.token, body: { id, gapPct: 0, onMissed: true } });
+    expect([badAlert.statusCode, badAlert.json<Envelope<{ field: string }>>().data.field]).toEqual([422, 'gapPct']);
+
     const stranger = await registerUser(t);
+    expect((await t.call('POST', '/order/api/robot/drift/alert', { token: stranger.token, body: { id, gapPct: 5, onMissed: true } })).statusCode).toBe(404);
     expect((await t.call('GET', `/order/api/robot/drift/${id}`, { token: stranger.token })).statusCode).toBe(404);
     expect((await t.call('GET', `/order/api/robot/drift/${id}`)).statusCode).toBe(401);
     expect((await t.call('GET', '/order/api/robot/drift/abc', { token: user.token })).statusCode).toBe(422);

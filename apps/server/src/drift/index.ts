@@ -6,3 +6,5 @@ export { ShadowBacktest, specKey, type ShadowSpec } from './shadow';
 export { DRIFT_OPS } from './ops';
 export { driftPlugin } from './plugin';
 export { driftReportOf, matchingOf } from './report';
+export { checkAllDrift, checkDrift, DRIFT_QUEUE } from './jobs';
+export { evaluateDriftAlert } from './alerts';

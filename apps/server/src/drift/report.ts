@@ -19,14 +19,15 @@ export interface RobotMatching extends Matching {
   cursor: number | null;
   fromMs: number | null;
   capital: number;
+  alert: { gapPct: number; onMissed: boolean };
 }
 
 const ms = (v: string | Date | null) => (v === null ? null : new Date(v).getTime());
 
 export async function matchingOf(database: DatabaseHandle, robotId: number): Promise<RobotMatching | null> {
   const db = database.db;
-  const [robot] = rowsOf<{ symbol: string; interval: string; exchange: string; capital: string; stopped_at: string | null; cursor: string | null; from_ms: string | null }>(
-    await db.execute(sql`select r.symbol, r.interval, a.exchange, r.capital::text as capital, r.stopped_at::text as stopped_at, s.cursor::text as cursor, s.from_ms::text as from_ms
+  const [robot] = rowsOf<{ symbol: string; interval: string; exchange: string; capital: string; stopped_at: string | null; cursor: string | null; from_ms: string | null; alert_pct: string; alert_missed: boolean }>(
+    await db.execute(sql`select r.symbol, r.interval, a.exchange, r.capital::text as capital, r.drift_alert_pct::text as alert_pct, r.drift_alert_missed as alert_missed, r.stopped_at::text as stopped_at, s.cursor::text as cursor, s.from_ms::text as from_ms
       from robots r join trading_accounts a on a.id = r.account_id left join robot_shadows s on s.robot_id = r.id where r.id = ${robotId}`),
   );
   if (!robot) return null;
@@ -57,7 +58,7 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
   const instrument = getInstrument(robot.symbol, venueOf(robot.exchange));
   const toleranceMs = toleranceFor(INTERVAL_MS[robot.interval] ?? 60_000);
   const fromMs = robot.from_ms === null ? null : Number(robot.from_ms);
-  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), ...matchTrades(shadow, live, record, { toleranceMs, point: instrument.point, contractSize: instrument.contractSize }) };
+  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, ...matchTrades(shadow, live, record, { toleranceMs, point: instrument.point, contractSize: instrument.contractSize }) };
 }
 
 const net = (trades: readonly Trade[]) => trades.reduce((sum, t) => sum + t.pnl - t.fee, 0);
@@ -104,6 +105,7 @@ export async function driftReportOf(database: DatabaseHandle, robotId: number): 
     fromMs: m.fromMs,
     toleranceMs: m.toleranceMs,
     capital: m.capital,
+    alert: m.alert,
     live,
     shadow,
     gap: {

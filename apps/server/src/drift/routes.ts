@@ -5,7 +5,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, envelopeOf, robotDrift, robotDriftParams, type RobotDrift } from '@lq/contracts';
+import { AppError, envelopeOf, robotDrift, robotDriftAlertBody, robotDriftParams, type RobotDrift } from '@lq/contracts';
+import { sql } from '@lq/db';
+import { z } from 'zod';
 import { requireAuth } from '../platform/auth';
 import { csvLine } from '../platform/csv';
 import type { PlatformDeps } from '../platform/deps';
@@ -70,6 +72,20 @@ export function driftRoutes(app: FastifyInstance, deps: PlatformDeps, monitor: S
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="robot-${d.robotId}-drift.csv"`)
         .send(Readable.from(csvOf(d)) as never);
+    },
+  );
+
+  r.post(
+    '/order/api/robot/drift/alert',
+    {
+      schema: { tags, summary: 'When the owner is told of the robot’s drift: the gap past a percent of capital (once per crossing), and at each missed trade', security: bearerAuth, body: robotDriftAlertBody, response: { 200: envelopeOf(z.object({ gapPct: z.number(), onMissed: z.boolean() })), ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req) => {
+      const { id, gapPct, onMissed } = req.body;
+      await getOwnRobot(deps.db, req.auth!.user.id, id);
+      await deps.db.execute(sql`update robots set drift_alert_pct = ${gapPct}, drift_alert_missed = ${onMissed}, updated_at = now() where id = ${id}`);
+      return ok(req, { gapPct, onMissed });
     },
   );
 }

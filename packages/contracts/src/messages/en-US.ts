@@ -247,6 +247,7 @@ export const enUS = {
   'notify.robot.stopped': 'Robot {robot} stopped: {reason}',
   'notify.robot.error': 'Robot {robot} paused by an error: {reason}',
   'notify.robot.mt5Offline': 'Robot {robot} paused: the MT5 terminal is offline',
+  'notify.robot.drift': 'Robot {robot} drifted from its backtest: {gap}% of capital, {missed} trade(s) missed',
   'notify.withdraw.approved': 'Withdrawal of {amount} Lightning approved; it is being paid',
   'notify.withdraw.paid': 'Withdrawal of {amount} Lightning paid ({network})',
   'notify.withdraw.rejected': 'Withdrawal of {amount} Lightning rejected: {reason}',

@@ -6,6 +6,8 @@ import type { Locale } from '../locales';
 
 const LABELS = {
   'en-US': {
+    gapPct: 'Alert threshold (% of capital)',
+    onMissed: 'Alert at each missed trade',
     queue: 'Queue',
     timeframe: 'Timeframe',
     texts: 'Texts',
@@ -148,6 +150,8 @@ const LABELS = {
     windowStart: 'Window start',
   },
   'zh-TW': {
+    gapPct: '提醒門檻（資金的 %）',
+    onMissed: '每次錯過交易時提醒',
     queue: '佇列',
     timeframe: '週期',
     texts: '文本',
@@ -290,6 +294,8 @@ const LABELS = {
     windowStart: '時段開始',
   },
   'zh-CN': {
+    gapPct: '提醒门槛（资金的 %）',
+    onMissed: '每次错过交易时提醒',
     queue: '队列',
     timeframe: '周期',
     texts: '文本',
@@ -432,6 +438,8 @@ const LABELS = {
     windowStart: '时段开始',
   },
   'th-TH': {
+    gapPct: 'เกณฑ์แจ้งเตือน (% ของทุน)',
+    onMissed: 'แจ้งเตือนทุกครั้งที่พลาดเทรด',
     queue: 'คิว',
     timeframe: 'กรอบเวลา',
     texts: 'ข้อความ',
@@ -574,6 +582,8 @@ const LABELS = {
     windowStart: 'เริ่มช่วงเวลา',
   },
   'vi-VN': {
+    gapPct: 'Ngưỡng cảnh báo (% vốn)',
+    onMissed: 'Cảnh báo mỗi khi lỡ giao dịch',
     queue: 'Hàng đợi',
     timeframe: 'Khung thời gian',
     texts: 'Nội dung',
@@ -716,6 +726,8 @@ const LABELS = {
     windowStart: 'Bắt đầu khung giờ',
   },
   'ja-JP': {
+    gapPct: '通知のしきい値（資金の %）',
+    onMissed: '取引を逃すたびに通知',
     queue: 'キュー',
     timeframe: '時間足',
     texts: '本文',
@@ -858,6 +870,8 @@ const LABELS = {
     windowStart: '時間帯の開始',
   },
   in_ID: {
+    gapPct: 'Ambang peringatan (% modal)',
+    onMissed: 'Peringatan di setiap trade terlewat',
     queue: 'Antrean',
     timeframe: 'Kerangka waktu',
     texts: 'Teks',

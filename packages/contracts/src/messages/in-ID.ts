@@ -251,6 +251,7 @@ export const inID: Messages = {
   'notify.robot.stopped': 'Robot {robot} berhenti: {reason}',
   'notify.robot.error': 'Robot {robot} dijeda karena kesalahan: {reason}',
   'notify.robot.mt5Offline': 'Robot {robot} dijeda: terminal MT5 offline',
+  'notify.robot.drift': 'Robot {robot} menyimpang dari backtest-nya: {gap}% dari modal, {missed} trade terlewat',
   'notify.withdraw.approved': 'Penarikan {amount} Lightning disetujui, sedang dibayar',
   'notify.withdraw.paid': 'Penarikan {amount} Lightning dibayar ({network})',
   'notify.withdraw.rejected': 'Penarikan {amount} Lightning ditolak: {reason}',

@@ -250,6 +250,7 @@ export const jaJP: Messages = {
   'notify.robot.stopped': 'ロボット {robot} が停止しました：{reason}',
   'notify.robot.error': 'ロボット {robot} がエラーで一時停止しました：{reason}',
   'notify.robot.mt5Offline': 'ロボット {robot} が一時停止しました：MT5 端末がオフラインです',
+  'notify.robot.drift': 'ロボット {robot} がバックテストから乖離しました：資金の {gap}%、逃した取引 {missed} 件',
   'notify.withdraw.approved': '{amount} Lightning の出金が承認され、支払い中です',
   'notify.withdraw.paid': '{amount} Lightning の出金が支払われました（{network}）',
   'notify.withdraw.rejected': '{amount} Lightning の出金が却下されました：{reason}',

@@ -243,6 +243,7 @@ export const thTH: Messages = {
   'notify.robot.stopped': 'โรบอท {robot} หยุดแล้ว: {reason}',
   'notify.robot.error': 'โรบอท {robot} หยุดชั่วคราวเพราะข้อผิดพลาด: {reason}',
   'notify.robot.mt5Offline': 'โรบอท {robot} หยุดชั่วคราว: เทอร์มินัล MT5 ออฟไลน์',
+  'notify.robot.drift': 'โรบอต {robot} เบี่ยงเบนจากการทดสอบย้อนหลัง: {gap}% ของทุน พลาด {missed} เทรด',
   'notify.withdraw.approved': 'อนุมัติการถอน {amount} Lightning แล้ว กำลังจ่าย',
   'notify.withdraw.paid': 'จ่ายการถอน {amount} Lightning แล้ว ({network})',
   'notify.withdraw.rejected': 'การถอน {amount} Lightning ถูกปฏิเสธ: {reason}',

@@ -245,6 +245,7 @@ export const viVN: Messages = {
   'notify.robot.stopped': 'Robot {robot} đã dừng: {reason}',
   'notify.robot.error': 'Robot {robot} tạm dừng do lỗi: {reason}',
   'notify.robot.mt5Offline': 'Robot {robot} tạm dừng: terminal MT5 ngoại tuyến',
+  'notify.robot.drift': 'Robot {robot} lệch khỏi kiểm thử lại: {gap}% vốn, lỡ {missed} giao dịch',
   'notify.withdraw.approved': 'Lệnh rút {amount} Lightning đã được duyệt, đang chi trả',
   'notify.withdraw.paid': 'Lệnh rút {amount} Lightning đã được trả ({network})',
   'notify.withdraw.rejected': 'Lệnh rút {amount} Lightning bị từ chối: {reason}',

@@ -243,6 +243,7 @@ export const zhCN: Messages = {
   'notify.robot.stopped': '机器人 {robot} 已停止：{reason}',
   'notify.robot.error': '机器人 {robot} 因错误暂停：{reason}',
   'notify.robot.mt5Offline': '机器人 {robot} 已暂停：MT5 终端离线',
+  'notify.robot.drift': '机器人 {robot} 偏离了回测：差距为资金的 {gap}%，错过 {missed} 笔交易',
   'notify.withdraw.approved': '提现 {amount} Lightning 已批准，正在付款',
   'notify.withdraw.paid': '提现 {amount} Lightning 已支付（{network}）',
   'notify.withdraw.rejected': '提现 {amount} Lightning 被拒绝：{reason}',

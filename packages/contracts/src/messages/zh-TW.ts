@@ -243,6 +243,7 @@ export const zhTW: Messages = {
   'notify.robot.stopped': '機器人 {robot} 已停止：{reason}',
   'notify.robot.error': '機器人 {robot} 因錯誤暫停：{reason}',
   'notify.robot.mt5Offline': '機器人 {robot} 已暫停：MT5 終端離線',
+  'notify.robot.drift': '機器人 {robot} 偏離了回測：差距為資金的 {gap}%，錯過 {missed} 筆交易',
   'notify.withdraw.approved': '提領 {amount} Lightning 已核准，正在付款',
   'notify.withdraw.paid': '提領 {amount} Lightning 已付款（{network}）',
   'notify.withdraw.rejected': '提領 {amount} Lightning 遭拒：{reason}',

@@ -2,12 +2,13 @@
 // same strategy over the same candles — each side's return, the gap and its parts, both equity
 // curves with their trades, the pairs and the trades one side has and the other not, with the
 // likeliest cause; the pairs as CSV. Asked again when the robot has stepped a new candle.
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBacktestTranslation } from '../../i18n';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DriftPair, DriftTrade, DriftUnpaired, RobotDrift } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { TextField } from '../../components/TextField';
 import { downloadFile } from '../../lib/download';
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
@@ -74,6 +75,7 @@ export function DriftPanel({ robotId, lastCandleAt }: { robotId: number; lastCan
           <Unpaired items={d.unpaired} />
           <Pairs pairs={d.pairs} />
           <Button variant="secondary" busy={busy} onClick={() => void csv()} data-testid="drift-csv">{t('drift.csv')}</Button>
+          <AlertForm key={`${d.alert.gapPct}-${d.alert.onMissed}`} robotId={robotId} alert={d.alert} />
         </>
       )}
     </section>
@@ -142,5 +144,45 @@ function Pairs({ pairs }: { pairs: DriftPair[] }) {
         </table>
       </div>
     </>
+  );
+}
+
+/** When the owner is told: the gap past a percent of capital (once per crossing), and at each missed trade. */
+function AlertForm({ robotId, alert }: { robotId: number; alert: RobotDrift['alert'] }) {
+  const { t } = useTranslation('robot');
+  const queryClient = useQueryClient();
+  const [pct, setPct] = useState(String(alert.gapPct));
+  const [onMissed, setOnMissed] = useState(alert.onMissed);
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const gapPct = Number(pct);
+    if (!/^\d{1,3}(\.\d{1,2})?$/.test(pct.trim()) || gapPct < 0.1 || gapPct > 100) {
+      setError(t('drift.alertRange'));
+      return;
+    }
+    setError(undefined);
+    setSaving(true);
+    try {
+      await api.post('order/api/robot/drift/alert', { id: robotId, gapPct, onMissed });
+      showToast(t('drift.alertSaved'), 'success');
+      await queryClient.invalidateQueries({ queryKey: ['robot', 'drift', robotId] });
+    } catch {
+      // the toast said why
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form className="rb-drift-alert" onSubmit={(e) => void save(e)} noValidate data-testid="drift-alert-form">
+      <h3 className="rb-h3">{t('drift.alertTitle')}</h3>
+      <TextField label={t('drift.alertPct')} inputMode="decimal" maxLength={6} value={pct} onChange={(e) => setPct(e.target.value)} error={error} data-testid="drift-alert-pct" />
+      <label className="rb-check">
+        <input type="checkbox" checked={onMissed} onChange={(e) => setOnMissed(e.target.checked)} data-testid="drift-alert-missed" />
+        <span>{t('drift.alertMissed')}</span>
+      </label>
+      <Button type="submit" variant="secondary" busy={saving} data-testid="drift-alert-save">{t('drift.alertSave')}</Button>
+    </form>
   );
 }
