@@ -10,18 +10,19 @@ import type { Config } from '../src/platform/config';
 
 export const T0 = Date.UTC(2024, 0, 2);
 
-/** 1m candles oscillating ±`amp` around `mid` with a `periodMin` period (a grid's friend). */
-export function waveCandles(n: number, mid = 60_000, amp = 0.02, periodMin = 90, from = T0): Candles {
+/** 1m candles oscillating ±`amp` around `mid` with a `periodMin` period (a grid's friend), prices to `decimals`. */
+export function waveCandles(n: number, mid = 60_000, amp = 0.02, periodMin = 90, from = T0, decimals = 1): Candles {
   const price = (i: number) => mid * (1 + amp * Math.sin((2 * Math.PI * i) / periodMin));
   const col = (f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
+  const r = (x: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
   return {
     length: n,
     intervalMs: 60_000,
     time: col((i) => from + i * 60_000),
-    open: col((i) => Math.round(price(i) * 10) / 10),
-    high: col((i) => Math.round(Math.max(price(i), price(i + 1)) * 1.0005 * 10) / 10),
-    low: col((i) => Math.round(Math.min(price(i), price(i + 1)) * 0.9995 * 10) / 10),
-    close: col((i) => Math.round(price(i + 1) * 10) / 10),
+    open: col((i) => r(price(i))),
+    high: col((i) => r(Math.max(price(i), price(i + 1)) * 1.0005)),
+    low: col((i) => r(Math.min(price(i), price(i + 1)) * 0.9995)),
+    close: col((i) => r(price(i + 1))),
     volume: col(() => 5),
   };
 }

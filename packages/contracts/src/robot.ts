@@ -318,7 +318,7 @@ export type TickerList = z.infer<typeof tickerList>;
 // ---- the drift monitor (issue 33): "Live vs backtest" ----
 
 /** Why a trade has no partner on the other side. */
-export const DRIFT_CAUSES = ['refused', 'notFilled', 'paused', 'stopped', 'venueDown', 'stopCloseOut', 'reconciled', 'unknown'] as const;
+export const DRIFT_CAUSES = ['refused', 'notFilled', 'paused', 'stopped', 'venueDown', 'stopCloseOut', 'reconciled', 'openMissed', 'unknown'] as const;
 export type DriftCause = (typeof DRIFT_CAUSES)[number];
 
 /** GET order/api/robot/drift/{id} */
@@ -355,6 +355,10 @@ export const driftPair = z.object({
   /** leg: the same order id; time: the same action and side at the nearest time. */
   by: z.enum(['leg', 'time']),
   offsetMs: z.number(),
+  /** The market's move between the two times, against the trader (the timing part of this pair), in points and money. */
+  movePoints: z.number(),
+  moveMoney: z.number(),
+  /** The price's difference beyond that move (the venue's execution), in points and money. */
   slippagePoints: z.number(),
   slippageMoney: z.number(),
   feeDiff: z.number(),

@@ -4,9 +4,11 @@
 // rebuilds the shadow from the stored candles and stores nothing twice; a live robot gets a shadow
 // of what the backtest would have traded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getInstrument } from '@lq/engine';
+import { getStrategy } from '@lq/strategies';
 import { FakeBinance } from '@lq/venues/fake';
 import { Runner } from '../runner';
-import type { RobotDrift } from '@lq/contracts';
+import type { DriftPair, RobotDrift } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
 import { opsRunner } from '../../test/ops-runner';
@@ -15,7 +17,7 @@ import { driftReportOf, matchingOf } from './report';
 import { ShadowMonitor } from './service';
 
 const silent = { info() {}, warn() {}, error() {} };
-const candles = waveCandles(3000);
+const candles = waveCandles(4000);
 let fake: FakeBinance;
 let t: TestApp;
 
@@ -108,6 +110,38 @@ describe('the shadow backtest', () => {
     await runner.stop();
   });
 
+  it('of a paper MT5 robot reads the candles the bridge gave the robot and books exactly its fills', async () => {
+    // EURUSD from the MT5 bridge: the runner records what the bridge's candle source hands it under
+    // `mt5:live`, as for an exchange; the shadow reads them there.
+    const eurusd = waveCandles(400, 1.1, 0.004, 60, T0, 5);
+    const bars = Array.from({ length: eurusd.length }, (_, i) => ({ time: eurusd.time[i], open: eurusd.open[i], high: eurusd.high[i], low: eurusd.low[i], close: eurusd.close[i], volume: eurusd.volume[i] }));
+    let released = 5;
+    const bridge = { fetchClosed: (since: number | undefined) => Promise.resolve(bars.slice(0, released).filter((b) => since === undefined || b.time >= since).slice(since === undefined ? -5 : 0)) };
+    const owner = await seedAccount(t.database, t.config);
+    const [mt5] = await t.database.exec<{ id: number }>(`insert into trading_accounts (user_id, market, exchange, account_name) values ($1, 'forex', 'mt5', 'MT5 demo') returning id::int as id`, [owner.userId]);
+    const grid = getStrategy('grid');
+    const params = grid.schema.parse({ ...grid.defaults(getInstrument('EURUSD', 'mt5'), { capital: 10_000, price: 1.1 }), interval: '1m', gridNumber: 6 });
+    const [robot] = await t.database.exec<{ id: number }>(
+      `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status)
+       values ($1, $2, 'forex', 'paper', 'grid', 'EURUSD', '1m', $3::jsonb, 10000, 100, 'running') returning id::int as id`,
+      [owner.userId, mt5.id, JSON.stringify(params)],
+    );
+    const runner = new Runner({ database: t.database, config: t.config, log: silent, candleSource: (source) => (source === 'mt5' ? bridge : undefined) });
+    await runner.tick();
+    for (; released < 300; released++) await runner.tick();
+    const check = (await new ShadowMonitor(t.database).check(robot.id))!;
+    expect(check.cursor).toBe(await lastCandle(robot.id));
+    const fills = await robotFills(robot.id);
+    expect(fills.length).toBeGreaterThan(3);
+    expect((await shadowFills(robot.id)).map((f) => [f.client_order_id, f.action, f.price, f.qty, Number(f.filled_at)])).toEqual(
+      fills.map((f) => [f.client_order_id, f.action, Number(f.price), Number(f.qty), Number(f.at)]),
+    );
+    const d = (await driftReportOf(t.database, robot.id))!;
+    expect([d.unpaired, d.gap.total]).toEqual([[], 0]);
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [robot.id]);
+    await runner.stop();
+  });
+
   it('of a live robot holds what the backtest would have traded over its candles', async () => {
     fake.reset();
     fake.seed({ balance: 10_000, timeMs: T0 + 1000 * 60_000 });
@@ -178,10 +212,88 @@ describe('matching a live robot with its shadow', () => {
   });
 });
 
+describe('a live robot on the fake exchange with injected faults', () => {
+  // The same robot, from the same candle, twice: clean, then with a slippage of 20 basis points on
+  // every market order, 3 minutes of latency (market time) on the first take-profit and a refusal
+  // (too little margin) of a re-armed level, which pauses the robot. The shadow is the same both
+  // times; the report must find each fault and size it.
+  const SLIPPAGE_BPS = 20;
+  const faults = [
+    { method: 'POST', path: '/fapi/v1/order', skip: 7, times: 1, action: { type: 'http' as const, status: 400, venueCode: -2019, msg: 'Margin is insufficient.' } },
+    { method: 'POST', path: '/fapi/v1/order', skip: 6, times: 1, action: { type: 'latency' as const, ms: 0, marketMs: 3 * 60_000 } },
+    { method: 'POST', path: '/fapi/v1/order', times: 0, action: { type: 'slippage' as const, bps: SLIPPAGE_BPS } },
+  ];
+  // Each run starts later than the last (the runner's recorded candles only go forward), at the
+  // same phase of the 90-minute wave, so both see the same prices.
+  async function run(withFaults: boolean, startMs: number): Promise<RobotDrift> {
+    fake.reset();
+    fake.seed({ balance: 10_000, timeMs: startMs });
+    if (withFaults) for (const f of faults) fake.addFault(f);
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 240);
+    await new ShadowMonitor(t.database).check(id);
+    const d = (await driftReportOf(t.database, id))!;
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
+    await runner.stop();
+    return d;
+  }
+
+  it('names and sizes each: slippage, latency, the refusal and the pause after it', async () => {
+    const cleanStart = T0 + (24 * 90 + 18) * 60_000;
+    const faultyStart = T0 + (27 * 90 + 18) * 60_000;
+    const clean = await run(false, cleanStart);
+    const faulty = await run(true, faultyStart);
+    expect(fake.journal.filter((j) => j.fault).map((j) => j.fault)).toEqual(expect.arrayContaining(['slippage', 'latency', 'http']));
+    // Same candles, same start: the same shadow.
+    const shadowOf = (d: RobotDrift, start: number) =>
+      [...d.pairs.map((p) => p.shadow), ...d.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade)].map((x) => [x.time - start, x.action, x.price]).sort();
+    expect(shadowOf(faulty, faultyStart)).toEqual(shadowOf(clean, cleanStart));
+    const shift = faultyStart - cleanStart;
+    const cleanPair = new Map(clean.pairs.map((p) => [`${p.shadow.time + shift}:${p.shadow.action}`, p]));
+    const against = (p: DriftPair) => p.moveMoney + p.slippageMoney;
+
+    // Latency: the first take-profit reached the book 3 minutes late; the report puts the price the
+    // market made meanwhile in timing, none in slippage.
+    const late = faulty.pairs.find((p) => p.live.action === 'close')!;
+    const lateClean = cleanPair.get(`${late.shadow.time}:close`)!;
+    expect(late.offsetMs - lateClean.offsetMs).toBeGreaterThanOrEqual(3 * 60_000);
+    expect(late.movePoints).not.toBe(0);
+    expect(late.slippagePoints).toBe(0);
+
+    // Slippage: each market close the faulty run made when the clean run made it (the late one
+    // moved the next ones' timing) filled 20 bps worse, and the report's price effect grew by exactly that.
+    const slipped = faulty.pairs.filter((p) => p.live.action === 'close' && p !== late && cleanPair.get(`${p.shadow.time}:close`)?.live.time === p.live.time - shift);
+    expect(slipped.length).toBeGreaterThanOrEqual(2);
+    for (const p of slipped) {
+      const c = cleanPair.get(`${p.shadow.time}:close`)!;
+      const injected = (c.live.price * SLIPPAGE_BPS) / 10_000;
+      expect(Math.abs(c.live.price - p.live.price - injected)).toBeLessThanOrEqual(0.1); // to the tick
+      expect(against(p) - against(c)).toBeCloseTo(injected * p.live.qty * getInstrument('BTCUSDT', 'binance').contractSize, 3);
+    }
+
+    // The refusal and the pause it caused: each missed trade has its cause, none unknown; the closes
+    // of positions never opened say so.
+    const missed = faulty.unpaired.filter((u) => u.on === 'shadow');
+    expect(missed.find((u) => u.cause === 'refused')?.detail).toMatch(/Margin is insufficient/);
+    expect(missed.filter((u) => u.cause === 'paused').length).toBeGreaterThan(3);
+    expect(missed.some((u) => u.cause === 'openMissed')).toBe(true);
+    expect(missed.filter((u) => u.cause === 'unknown')).toEqual([]);
+    expect(faulty.gap.missed).toBeCloseTo(-missed.reduce((sum, u) => sum + u.trade.pnl - u.trade.fee, 0), 6);
+    // The parts add up to the gap.
+    const parts = faulty.gap.slippage + faulty.gap.fees + faulty.gap.missed + faulty.gap.extra + faulty.gap.timing;
+    expect(parts).toBeCloseTo(faulty.gap.total, 6);
+    // Without faults nothing is missed.
+    expect(clean.unpaired).toEqual([]);
+  }, 240_000);
+});
+
 describe('the drift report API', () => {
   it('answers a robot’s owner both sides, a zero gap for a paper robot, both curves and the pairs as CSV; nobody else', async () => {
     fake.reset();
-    fake.seed({ balance: 10_000, timeMs: T0 + (28 * 90 + 18) * 60_000 }); // a little before a crest: a long grid trades
+    fake.seed({ balance: 10_000, timeMs: T0 + (33 * 90 + 18) * 60_000 }); // a little before a crest: a long grid trades
     const user = await registeredUserWithId(t);
     const owner = await seedAccount(t.database, t.config, 'binance', undefined, user.id);
     const id = await seedRobot(t.database, owner, { mode: 'paper', params: gridParams() });
@@ -203,7 +315,7 @@ describe('the drift report API', () => {
     const csv = await t.call('GET', `/order/api/robot/drift/${id}/pairs.csv`, { token: user.token });
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('kind,cause,action,side,shadow_time,shadow_price,shadow_qty,shadow_fee,live_time,live_price,live_qty,live_fee,offset_s,slippage_points,slippage_money,fee_diff,qty_short,order_id');
+    expect(lines[0]).toBe('kind,cause,action,side,shadow_time,shadow_price,shadow_qty,shadow_fee,live_time,live_price,live_qty,live_fee,offset_s,move_points,move_money,slippage_points,slippage_money,fee_diff,qty_short,order_id');
     expect(lines.length).toBe(d.pairs.length + 1);
     expect(lines[1]).toMatch(/^pair-leg,,(open|close),(long|short),/);
 

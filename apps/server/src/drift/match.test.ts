@@ -59,7 +59,7 @@ describe('matching', () => {
         const m = matchTrades(fills, fills, empty, opts);
         expect(m.unpaired).toEqual([]);
         expect(m.pairs.length).toBe(tradesOf(fills).length);
-        for (const p of m.pairs) expect([p.by, p.offsetMs, p.slippagePoints, p.feeDiff, p.qtyShort]).toEqual(['leg', 0, 0, 0, 0]);
+        for (const p of m.pairs) expect([p.by, p.offsetMs, p.movePoints, p.slippagePoints, p.feeDiff, p.qtyShort]).toEqual(['leg', 0, 0, 0, 0, 0]);
       }),
     );
   });
@@ -118,6 +118,48 @@ describe('matching', () => {
       ['live', 'l-closeout', 'stopCloseOut', null],
       ['shadow', 's-stopping', 'stopped', null],
       ['shadow', 's-stopped', 'stopped', null],
+    ]);
+  });
+
+  it('tells the market’s move while a late order waited (timing) from the venue’s slippage', () => {
+    // The shadow bought at 100 (candle 0); the live order filled 3 candles later at 100.9 while the
+    // market had gone to 100.6 by then: 6 points of timing, 3 of slippage.
+    const closes = new Map([[0, 100], [MIN, 100.2], [2 * MIN, 100.4], [3 * MIN, 100.6]]);
+    const closeAt = (time: number) => closes.get(Math.floor(time / MIN) * MIN);
+    const shadow: TradeFill[] = [{ clientOrderId: 'o1', action: 'open', side: 'long', qty: 2, price: 100, fee: 0, pnl: 0, time: 0, reason: null }];
+    const live: TradeFill[] = [{ ...shadow[0], price: 100.9, time: 3 * MIN }];
+    const [p] = matchTrades(shadow, live, empty, { ...opts, closeAt }).pairs;
+    expect(p.offsetMs).toBe(3 * MIN);
+    expect(p.movePoints).toBeCloseTo(6, 9);
+    expect(p.moveMoney).toBeCloseTo(1.2, 9);
+    expect(p.slippagePoints).toBeCloseTo(3, 9);
+    expect(p.slippageMoney).toBeCloseTo(0.6, 9);
+    // Without the candles all of it is slippage; a sell gains from a market that rose meanwhile.
+    const [blind] = matchTrades(shadow, live, empty, opts).pairs;
+    expect([blind.movePoints, blind.slippagePoints]).toEqual([0, expect.closeTo(9, 9) as number]);
+    const [sell] = matchTrades([{ ...shadow[0], action: 'close' }], [{ ...live[0], action: 'close', price: 100.5 }], empty, { ...opts, closeAt }).pairs;
+    expect(sell.movePoints).toBeCloseTo(-5, 9); // sold 5 points dearer: all of it the market's move
+    expect(sell.slippagePoints).toBeCloseTo(0, 9);
+    // A limit filled at its price a candle later: no timing cost, no slippage, whatever the market did.
+    const [limit] = matchTrades(shadow, [{ ...live[0], price: 100 }], empty, { ...opts, closeAt }).pairs;
+    expect([limit.movePoints, limit.slippagePoints]).toEqual([0, 0]);
+    // The market moved less than the price: the rest is slippage.
+    const [part] = matchTrades(shadow, [{ ...live[0], price: 101 }], empty, { ...opts, closeAt: (time) => (time === 0 ? 100 : 100.2) }).pairs;
+    expect(part.movePoints).toBeCloseTo(2, 9);
+    expect(part.slippagePoints).toBeCloseTo(8, 9);
+  });
+
+  it('a close whose opening was missed is missed for that reason', () => {
+    const f = (id: string, m: number, over: Partial<TradeFill>): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, pnl: 0, time: m * MIN, reason: null, ...over });
+    const record: RobotRecord = { ...empty, intents: new Map([['open-1', { state: 'rejected', error: 'Margin is insufficient.' }]]) };
+    const shadow = [f('open-1', 10, { ticket: 't1' }), f('close-1', 40, { action: 'close', ticket: 't1' }), f('open-2', 50, { ticket: 't2' }), f('close-2', 70, { action: 'close', ticket: 't2' })];
+    const live = [f('open-2', 50, { ticket: 't2' })];
+    const m = matchTrades(shadow, live, record, opts);
+    expect(m.unpaired.map((u) => [u.trade.clientOrderId, u.cause, u.detail])).toEqual([
+      ['open-1', 'refused', 'Margin is insufficient.'],
+      ['close-1', 'openMissed', 'refused: Margin is insufficient.'],
+      // Its opening was paired: nothing in the record says why the close is missing.
+      ['close-2', 'unknown', null],
     ]);
   });
 

@@ -9,7 +9,12 @@
 //      (a strategy whose state drifted names its orders differently but still trades alike).
 // Every trade left over is explained by the likeliest cause read from the robot's own record:
 // its intents (refused by the venue and why, never filled), its gate events (paused, stopping),
-// its errors (venue or bridge unreachable), its stop.
+// its errors (venue or bridge unreachable), its stop — or, for a close, that the position it
+// closes was never opened (its opening trade is itself missed).
+//
+// A pair's price difference is split in two: what the market moved between the backtest's time and
+// the live fill's (timing: a late order pays it), as far as it goes the price's way, and the rest,
+// the execution (slippage).
 
 export type Action = 'open' | 'close';
 export type PositionSide = 'long' | 'short';
@@ -27,6 +32,8 @@ export interface TradeFill {
   time: number;
   /** Why a position closed (tp, sl, manual, …), or null. */
   reason: string | null;
+  /** The position (ticket) the fill opens or closes, where known. */
+  ticket?: string | null;
 }
 
 /** One order of one side, its fills together. */
@@ -43,6 +50,7 @@ export interface Trade {
   time: number;
   fills: number;
   reason: string | null;
+  ticket?: string | null;
 }
 
 export interface Pair {
@@ -52,7 +60,11 @@ export interface Pair {
   by: 'leg' | 'time';
   /** live − shadow (ms): positive, the live trade came later. */
   offsetMs: number;
-  /** Price worse for the trader than the shadow's, in points (negative: better). */
+  /** The market's move between the shadow's time and the live fill's, against the trader, in points (timing). */
+  movePoints: number;
+  /** The same in money over the live quantity. */
+  moveMoney: number;
+  /** Price worse for the trader than the shadow's beyond the market's move, in points (negative: better). */
   slippagePoints: number;
   /** The same in money over the live quantity (quote currency). */
   slippageMoney: number;
@@ -77,6 +89,8 @@ export type Cause =
   | 'stopCloseOut'
   /** A live trade adopted or closed by the reconcile after a restart. */
   | 'reconciled'
+  /** A close whose position was never opened live: its opening trade is missed too (detail: that one's cause). */
+  | 'openMissed'
   /** Nothing in the robot's record explains it. */
   | 'unknown';
 
@@ -112,7 +126,7 @@ export function tradesOf(fills: readonly TradeFill[]): Trade[] {
   for (const f of fills) {
     const t = byOrder.get(f.clientOrderId);
     if (!t) {
-      byOrder.set(f.clientOrderId, { clientOrderId: f.clientOrderId, action: f.action, side: f.side, qty: f.qty, price: f.price, fee: f.fee, pnl: f.pnl, time: f.time, fills: 1, reason: f.reason, notional: f.qty * f.price });
+      byOrder.set(f.clientOrderId, { clientOrderId: f.clientOrderId, action: f.action, side: f.side, qty: f.qty, price: f.price, fee: f.fee, pnl: f.pnl, time: f.time, fills: 1, reason: f.reason, ticket: f.ticket ?? null, notional: f.qty * f.price });
       continue;
     }
     t.qty += f.qty;
@@ -130,16 +144,29 @@ export function tradesOf(fills: readonly TradeFill[]): Trade[] {
 /** Buying (opening a long, closing a short) at a higher price is worse; selling at a lower one. */
 const buys = (t: Pick<Trade, 'action' | 'side'>) => (t.action === 'open') === (t.side === 'long');
 
-function pairOf(shadow: Trade, live: Trade, by: Pair['by'], point: number, contractSize: number): Pair {
-  const worse = (buys(live) ? 1 : -1) * (live.price - shadow.price);
+/** The last close at or before `time` (the candle the robot had stepped then), for the timing part. */
+export type CloseAt = (time: number) => number | undefined;
+
+function pairOf(shadow: Trade, live: Trade, by: Pair['by'], o: MatchOptions): Pair {
+  const { point, contractSize } = o;
+  const direction = buys(live) ? 1 : -1;
+  const worse = direction * (live.price - shadow.price);
+  const from = live.time !== shadow.time ? o.closeAt?.(shadow.time) : undefined;
+  const to = from !== undefined ? o.closeAt?.(live.time) : undefined;
+  // The market's move explains the price's difference only as far as both go the same way: a limit
+  // order filled at its price a candle apart has no timing cost, whatever the market did meanwhile.
+  const marketMove = from !== undefined && to !== undefined ? direction * (to - from) : 0;
+  const move = Math.sign(marketMove) === Math.sign(worse) ? Math.sign(worse) * Math.min(Math.abs(marketMove), Math.abs(worse)) : 0;
   return {
     shadow,
     live,
     by,
     offsetMs: live.time - shadow.time,
-    // `|| 0`: no −0 for no slippage.
-    slippagePoints: point > 0 ? worse / point || 0 : 0,
-    slippageMoney: worse * live.qty * contractSize || 0,
+    // `|| 0`: no −0 for no move or no slippage.
+    movePoints: point > 0 ? move / point || 0 : 0,
+    moveMoney: move * live.qty * contractSize || 0,
+    slippagePoints: point > 0 ? (worse - move) / point || 0 : 0,
+    slippageMoney: (worse - move) * live.qty * contractSize || 0,
     feeDiff: live.fee - shadow.fee,
     qtyShort: Math.max(0, shadow.qty - live.qty),
   };
@@ -180,16 +207,19 @@ function extraCause(t: Trade, record: RobotRecord, toleranceMs: number): { cause
   return { cause: 'unknown', detail: null };
 }
 
+export interface MatchOptions {
+  toleranceMs: number;
+  point: number;
+  contractSize: number;
+  /** The candles' closes, to tell the market's move from the venue's slippage; without it all is slippage. */
+  closeAt?: CloseAt;
+}
+
 /**
  * Pairs live trades with shadow trades, one-to-one (by leg, then by action, side and nearest time
  * within `toleranceMs`), and names the likeliest cause of each trade left over.
  */
-export function matchTrades(
-  shadowFills: readonly TradeFill[],
-  liveFills: readonly TradeFill[],
-  record: RobotRecord,
-  o: { toleranceMs: number; point: number; contractSize: number },
-): Matching {
+export function matchTrades(shadowFills: readonly TradeFill[], liveFills: readonly TradeFill[], record: RobotRecord, o: MatchOptions): Matching {
   const shadow = tradesOf(shadowFills);
   const live = tradesOf(liveFills);
   const pairs: Pair[] = [];
@@ -199,7 +229,7 @@ export function matchTrades(
   for (const s of shadow) {
     const l = liveById.get(s.clientOrderId);
     if (l && l.action === s.action && l.side === s.side) {
-      pairs.push(pairOf(s, l, 'leg', o.point, o.contractSize));
+      pairs.push(pairOf(s, l, 'leg', o));
       usedLive.add(l);
     } else leftShadow.push(s);
   }
@@ -217,13 +247,20 @@ export function matchTrades(
   const pairedShadow = new Set<Trade>();
   for (const c of candidates) {
     if (pairedShadow.has(c.s) || usedLive.has(c.l)) continue;
-    pairs.push(pairOf(c.s, c.l, 'time', o.point, o.contractSize));
+    pairs.push(pairOf(c.s, c.l, 'time', o));
     pairedShadow.add(c.s);
     usedLive.add(c.l);
   }
   pairs.sort((a, b) => a.shadow.time - b.shadow.time || a.live.time - b.live.time);
+  const missed = leftShadow.filter((s) => !pairedShadow.has(s)).map((trade) => ({ on: 'shadow' as const, trade, ...missedCause(trade, record, o.toleranceMs) }));
+  // A missed close whose position's opening is missed too: the robot had nothing to close.
+  const missedOpens = new Map(missed.filter((u) => u.trade.action === 'open' && u.trade.ticket).map((u) => [u.trade.ticket, u]));
+  for (const u of missed) {
+    const open = u.trade.action === 'close' && u.trade.ticket ? missedOpens.get(u.trade.ticket) : undefined;
+    if (open && (u.cause === 'unknown' || u.cause === open.cause)) Object.assign(u, { cause: 'openMissed', detail: open.detail ? `${open.cause}: ${open.detail}` : open.cause });
+  }
   const unpaired: Unpaired[] = [
-    ...leftShadow.filter((s) => !pairedShadow.has(s)).map((trade) => ({ on: 'shadow' as const, trade, ...missedCause(trade, record, o.toleranceMs) })),
+    ...missed,
     ...live.filter((l) => !usedLive.has(l)).map((trade) => ({ on: 'live' as const, trade, ...extraCause(trade, record, o.toleranceMs) })),
   ].sort((a, b) => a.trade.time - b.trade.time);
   return { pairs, unpaired };

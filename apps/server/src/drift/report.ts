@@ -5,7 +5,8 @@ import { getInstrument } from '@lq/engine';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { venueOf } from '../strategy-setup';
 import type { RobotDrift } from '@lq/contracts';
-import { matchTrades, type Matching, type RobotRecord, type Trade, type TradeFill } from './match';
+import { matchTrades, type CloseAt, type Matching, type RobotRecord, type Trade, type TradeFill } from './match';
+import { robotBars } from './service';
 
 /** Two decision candles, at least 5 minutes: a live trade this close to the shadow's is the same decision. */
 export const toleranceFor = (intervalMs: number) => Math.max(5 * 60_000, 2 * intervalMs);
@@ -32,14 +33,15 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
   );
   if (!robot) return null;
   const cursor = robot.cursor === null ? null : Number(robot.cursor);
-  const shadow = rowsOf<{ client_order_id: string; action: TradeFill['action']; side: TradeFill['side']; qty: number; price: number; fee: number; pnl: number; filled_at: string; reason: string | null }>(
-    await db.execute(sql`select client_order_id, action, side, qty, price, fee, pnl, filled_at::text as filled_at, reason from robot_shadow_fills where robot_id = ${robotId} order by seq`),
-  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: Number(f.filled_at), reason: f.reason }));
+  const shadow = rowsOf<{ client_order_id: string; action: TradeFill['action']; side: TradeFill['side']; qty: number; price: number; fee: number; pnl: number; filled_at: string; reason: string | null; ticket: string }>(
+    await db.execute(sql`select client_order_id, action, side, qty, price, fee, pnl, filled_at::text as filled_at, reason, ticket from robot_shadow_fills where robot_id = ${robotId} order by seq`),
+  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: Number(f.filled_at), reason: f.reason, ticket: f.ticket }));
   // Only what the shadow has reached: a live fill after its cursor has no shadow to hold it against yet.
-  const live = rowsOf<{ client_order_id: string; action: TradeFill['action']; position_side: TradeFill['side']; qty: string; price: string; fee: string; pnl: string; filled_at: string; reason: string | null }>(
-    await db.execute(sql`select client_order_id, action, position_side, qty::text as qty, price::text as price, fee::text as fee, pnl::text as pnl, filled_at::text as filled_at, reason
-      from robot_fills where robot_id = ${robotId} ${cursor === null ? sql`and false` : sql`and filled_at < to_timestamp(${(cursor + 60_000) / 1000})`} order by id`),
-  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.position_side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: ms(f.filled_at)!, reason: f.reason }));
+  const live = rowsOf<{ client_order_id: string; action: TradeFill['action']; position_side: TradeFill['side']; qty: string; price: string; fee: string; pnl: string; filled_at: string; reason: string | null; ticket: string | null }>(
+    await db.execute(sql`select f.client_order_id, f.action, f.position_side, f.qty::text as qty, f.price::text as price, f.fee::text as fee, f.pnl::text as pnl, f.filled_at::text as filled_at, f.reason, i.ticket
+      from robot_fills f left join robot_intents i on i.robot_id = f.robot_id and i.client_order_id = f.client_order_id
+      where f.robot_id = ${robotId} ${cursor === null ? sql`and false` : sql`and f.filled_at < to_timestamp(${(cursor + 60_000) / 1000})`} order by f.id`),
+  ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.position_side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: ms(f.filled_at)!, reason: f.reason, ticket: f.ticket }));
   const intents = rowsOf<{ client_order_id: string; state: string; error: string | null }>(
     await db.execute(sql`select client_order_id, state, error from robot_intents where robot_id = ${robotId}`),
   );
@@ -58,7 +60,29 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
   const instrument = getInstrument(robot.symbol, venueOf(robot.exchange));
   const toleranceMs = toleranceFor(INTERVAL_MS[robot.interval] ?? 60_000);
   const fromMs = robot.from_ms === null ? null : Number(robot.from_ms);
-  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, ...matchTrades(shadow, live, record, { toleranceMs, point: instrument.point, contractSize: instrument.contractSize }) };
+  const options = { toleranceMs, point: instrument.point, contractSize: instrument.contractSize };
+  let matching = matchTrades(shadow, live, record, options);
+  // Pairs at different times: the candles between tell the market's move (timing) from the venue's slippage.
+  const late = matching.pairs.filter((p) => p.offsetMs !== 0).flatMap((p) => [p.shadow.time, p.live.time]);
+  if (late.length > 0) {
+    const closeAt = closesOf(await robotBars(database, robot.exchange, robot.symbol, Math.min(...late) - 60_000, Math.max(...late) + 60_000));
+    matching = matchTrades(shadow, live, record, { ...options, closeAt });
+  }
+  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, ...matching };
+}
+
+/** The close of the last candle opened at or before a time (the candle the robot had then stepped). */
+function closesOf(bars: readonly { time: number; close: number }[]): CloseAt {
+  return (time) => {
+    let lo = 0;
+    let hi = bars.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bars[mid].time <= time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? bars[lo - 1].close : undefined;
+  };
 }
 
 const net = (trades: readonly Trade[]) => trades.reduce((sum, t) => sum + t.pnl - t.fee, 0);

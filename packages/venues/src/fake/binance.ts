@@ -28,6 +28,10 @@ export interface FakeOrder {
   reduceOnly: boolean;
   time: number;
   updateTime: number;
+  /** Fault `slippage`: a market fill this many basis points worse than the mark. */
+  slippageBps?: number;
+  /** Fault `latency` with `marketMs`: the order reaches the book at this market time. */
+  notBefore?: number;
 }
 
 export interface FakeTrade {
@@ -228,11 +232,23 @@ export class BinanceBook {
     order.updateTime = now;
   }
 
-  /** Moves the mark; resting limit orders crossed by [low, high] fill at their price (maker). */
+  /** A market order's price at `mark`: worse by its slippage (fault), to the tick. */
+  slipped(order: FakeOrder, mark: number): number {
+    if (!order.slippageBps) return mark;
+    const tick = Number(this.market(order.symbol).tickSize);
+    const worse = mark * (1 + ((order.side === 'BUY' ? 1 : -1) * order.slippageBps) / 10_000);
+    return Number((Math.round(worse / tick) * tick).toFixed(10));
+  }
+
+  /**
+   * Moves the mark; resting limit orders crossed by [low, high] fill at their price (maker), market
+   * orders still waiting (ack NEW, or late by a latency fault) at the mark.
+   */
   setPrice(symbol: string, price: number, now: number, low = price, high = price): void {
     this.prices.set(symbol, price);
     for (const o of this.openOrders(symbol)) {
-      if (o.type === 'MARKET') this.fill(o, o.origQty, price, false, now);
+      if (o.notBefore !== undefined && now < o.notBefore) continue;
+      if (o.type === 'MARKET') this.fill(o, o.origQty, this.slipped(o, price), false, now);
       else if ((o.side === 'BUY' && low <= o.price) || (o.side === 'SELL' && high >= o.price)) {
         this.fill(o, o.origQty, o.price, true, now);
       }

@@ -1,6 +1,7 @@
 // `npm run fake-exchange`: the fake Binance USDⓈ-M and OKX v5 servers on 127.0.0.1 replaying real
 // candles. Env: FAKE_PORT (Binance, default 18080), FAKE_OKX_PORT (default 18081), FAKE_DATA_DIR (default ../shared/data), FAKE_FAULTS (JSON array
-// of fault rules), FAKE_KEYS (JSON {apiKey: secret}; default {"fake-key":"fake-secret"}),
+// of fault rules: hang, reset, http, rate_limit, partial, latency (wall ms, and marketMs: the order reaches the
+// book that much market time late), slippage (bps against the trader)), FAKE_KEYS (JSON {apiKey: secret}; default {"fake-key":"fake-secret"}),
 // FAKE_TICK_MS (advance the market clock one candle every this many wall ms; 0 = only via admin),
 // FAKE_CLOCK=wall (the market clock follows the wall clock instead, FAKE_SPEED times as fast),
 // FAKE_CONTINUE_DAYS (replay the files' last N days shifted past their end: see continuedTail).

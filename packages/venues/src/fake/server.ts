@@ -17,7 +17,14 @@ export type FaultAction =
   | { type: 'http'; status: number; venueCode?: number; msg?: string; body?: string; headers?: Record<string, string> }
   | { type: 'rate_limit'; retryAfterS: number }
   | { type: 'partial'; fillQty: number; then: 'rest' | 'expire' | 'cancel' }
-  | { type: 'latency'; ms: number };
+  /**
+   * The answer waits `ms` of wall time. With `marketMs` (Binance) the order also reaches the book
+   * that much market time late: acknowledged NEW, it executes at the first candle `marketMs` after
+   * it was sent, at that candle's price — what a slow link costs in market time.
+   */
+  | { type: 'latency'; ms: number; marketMs?: number }
+  /** A market order (Binance) fills `bps` basis points worse than the mark, against the trader. */
+  | { type: 'slippage'; bps: number };
 
 export interface FaultRule {
   method?: string;
@@ -640,6 +647,12 @@ export class FakeBinance extends FakeVenueServer {
       },
       now,
     );
+    if (fault?.type === 'slippage') order.slippageBps = fault.bps;
+    if (fault?.type === 'latency' && fault.marketMs) {
+      // Not in the book yet: the candles from `notBefore` on execute it (BinanceBook.setPrice).
+      order.notBefore = this.timeMs + fault.marketMs;
+      return orderJson(order);
+    }
     const mark = b.price(order.symbol);
     if (fault?.type === 'partial') {
       b.fill(order, fault.fillQty, order.type === 'LIMIT' ? order.price : mark, order.type === 'LIMIT', now);
@@ -650,7 +663,7 @@ export class FakeBinance extends FakeVenueServer {
     const crosses = order.type === 'MARKET' || (order.side === 'BUY' ? mark <= order.price : mark >= order.price);
     if (!crosses) return orderJson(order);
     const ack = orderJson(order);
-    b.fill(order, order.origQty, order.type === 'MARKET' ? mark : order.price, false, now);
+    b.fill(order, order.origQty, order.type === 'MARKET' ? b.slipped(order, mark) : order.price, false, now);
     return this.ackState === 'NEW' ? ack : orderJson(order);
   }
 

@@ -135,7 +135,7 @@ function Pairs({ pairs }: { pairs: DriftPair[] }) {
                 <td>{t(`drift.action.${p.live.action}`)} {t(`drift.side.${p.live.side}`)}</td>
                 <td className="num">{fmt.price(p.shadow.price)} × {fmt.qty(p.shadow.qty)}<br /><span className="bt-sub">{fmt.dateTime(p.shadow.time)}</span></td>
                 <td className="num">{fmt.price(p.live.price)} × {fmt.qty(p.live.qty)}<br /><span className="bt-sub">{fmt.dateTime(p.live.time)}</span></td>
-                <td className="num">{fmt.duration(Math.abs(p.offsetMs))}</td>
+                <td className="num">{fmt.duration(Math.abs(p.offsetMs))}{p.moveMoney !== 0 && <> · <Money value={-p.moveMoney} /></>}</td>
                 <td className="num">{fmt.qty(Math.round(p.slippagePoints * 10) / 10)} · <Money value={-p.slippageMoney} /></td>
                 <td><Money value={-p.feeDiff} /></td>
               </tr>
