@@ -341,9 +341,11 @@ const driftTrade = z.object({
 export type DriftTrade = z.infer<typeof driftTrade>;
 
 const driftSide = z.object({
-  /** Realised PnL net of fees, quote currency. */
+  /** Realised PnL net of fees and funding, quote currency. */
   pnl: z.number(),
   fees: z.number(),
+  /** Funding received (negative: paid); the backtest's is 0 (it models none). */
+  funding: z.number(),
   trades: z.number(),
   /** pnl ÷ capital, percent. */
   returnPct: z.number(),
@@ -384,13 +386,13 @@ export const robotDrift = z.object({
   capital: z.number(),
   live: driftSide,
   shadow: driftSide,
-  /** live − shadow, and its parts: price slippage, fees, trades missed, trades extra, timing and size (the rest). */
-  gap: z.object({ total: z.number(), pct: z.number(), slippage: z.number(), fees: z.number(), missed: z.number(), extra: z.number(), timing: z.number() }),
+  /** live − shadow, and its parts: price slippage, fees, funding, trades missed, trades extra, timing and size (the rest). */
+  gap: z.object({ total: z.number(), pct: z.number(), slippage: z.number(), fees: z.number(), funding: z.number(), missed: z.number(), extra: z.number(), timing: z.number() }),
   pairs: z.array(driftPair),
   unpaired: z.array(driftUnpaired),
   /** When the owner is told: the gap past `gapPct` percent of capital (once per crossing), and at each missed trade if `onMissed`. */
   alert: z.object({ gapPct: z.number(), onMissed: z.boolean() }),
-  /** Realised equity of each side over time: capital, then after each trade. */
+  /** Realised equity of each side over time: capital, then after each trade (and each funding payment). */
   curves: z.object({ live: z.array(z.object({ time: z.number(), value: z.number() })), shadow: z.array(z.object({ time: z.number(), value: z.number() })) }),
 });
 export type RobotDrift = z.infer<typeof robotDrift>;

@@ -1488,3 +1488,19 @@ export const robotShadowFills = pgTable(
   },
   (t) => [primaryKey({ name: 'robot_shadow_fills_pkey', columns: [t.robotId, t.seq] }), index('robot_shadow_fills_order_idx').on(t.robotId, t.clientOrderId)],
 );
+
+/** Funding a live robot paid (negative) or received, as its venue reports it: once per payment. */
+export const robotFunding = pgTable(
+  'robot_funding',
+  {
+    robotId: bigint('robot_id', { mode: 'number' })
+      .notNull()
+      .references(() => robots.id, { onDelete: 'cascade' }),
+    /** The venue's id of the payment. */
+    venueId: text('venue_id').notNull(),
+    amount: numeric('amount', { precision: 30, scale: 12 }).notNull(),
+    /** ms */
+    paidAt: bigint('paid_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'robot_funding_pkey', columns: [t.robotId, t.venueId] }), index('robot_funding_time_idx').on(t.robotId, t.paidAt)],
+);

@@ -116,6 +116,13 @@ export interface VenueOrder {
   readonly timestamp: number | null;
 }
 
+/** A funding payment on a perpetual: negative when paid. */
+export interface VenueFunding {
+  id: string;
+  amount: number;
+  time: number;
+}
+
 export interface VenueFill {
   readonly id: string;
   readonly orderId: string;
@@ -398,6 +405,24 @@ export class CcxtVenue implements Venue {
     const m = await this.market(symbol);
     const os = await this.read(() => this.exchange.fetchOpenOrders(m.ccxtSymbol));
     return os.map((o) => toVenueOrder(o, m));
+  }
+
+  /**
+   * Funding paid (negative) or received on a symbol from `since` on, oldest first, every page
+   * (perpetuals settle every 8 hours; the drift monitor records it). None where ccxt has no history.
+   */
+  async fetchFunding(symbol: string, since: number): Promise<VenueFunding[]> {
+    const m = await this.market(symbol);
+    if (!this.exchange.has.fetchFundingHistory) return [];
+    const PAGE = 1000;
+    const out: VenueFunding[] = [];
+    for (let from = since; ; ) {
+      const rows = await this.read(() => this.exchange.fetchFundingHistory(m.ccxtSymbol, from, PAGE));
+      const page = rows.map((r) => ({ id: String(r.id), amount: r.amount ?? 0, time: r.timestamp ?? 0 })).sort((a, b) => a.time - b.time);
+      out.push(...page);
+      if (page.length < PAGE) return out;
+      from = page[page.length - 1].time + 1;
+    }
   }
 
   /** Our fills on a symbol since a time (restart reconcile: since the last booked fill), oldest first. */

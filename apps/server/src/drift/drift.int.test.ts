@@ -12,7 +12,8 @@ import type { DriftPair, RobotDrift } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
 import { opsRunner } from '../../test/ops-runner';
-import { checkDrift } from './jobs';
+import { FundingRecorder } from './funding';
+import { checkAllDrift, checkDrift } from './jobs';
 import { driftReportOf, matchingOf } from './report';
 import { ShadowMonitor } from './service';
 
@@ -186,7 +187,7 @@ describe('matching a live robot with its shadow', () => {
     // The gap is live − shadow, and its parts add up to it.
     const d = (await driftReportOf(t.database, id))!;
     expect(d.gap.total).toBeCloseTo(d.live.pnl - d.shadow.pnl, 6);
-    expect(d.gap.slippage + d.gap.fees + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
+    expect(d.gap.slippage + d.gap.fees + d.gap.funding + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
     expect(d.shadow.trades).toBeGreaterThan(d.live.trades);
 
     // Alerts: a missed trade tells the owner once; the gap past the threshold once per crossing.
@@ -283,7 +284,7 @@ describe('a live robot on the fake exchange with injected faults', () => {
     expect(missed.filter((u) => u.cause === 'unknown')).toEqual([]);
     expect(faulty.gap.missed).toBeCloseTo(-missed.reduce((sum, u) => sum + u.trade.pnl - u.trade.fee, 0), 6);
     // The parts add up to the gap.
-    const parts = faulty.gap.slippage + faulty.gap.fees + faulty.gap.missed + faulty.gap.extra + faulty.gap.timing;
+    const parts = faulty.gap.slippage + faulty.gap.fees + faulty.gap.funding + faulty.gap.missed + faulty.gap.extra + faulty.gap.timing;
     expect(parts).toBeCloseTo(faulty.gap.total, 6);
     // Without faults nothing is missed.
     expect(clean.unpaired).toEqual([]);
@@ -307,7 +308,7 @@ describe('the drift report API', () => {
     expect(d.pairs.length).toBeGreaterThan(3);
     expect(d.unpaired).toEqual([]);
     expect(d.live).toEqual(d.shadow);
-    expect(d.gap).toEqual({ total: 0, pct: 0, slippage: 0, fees: 0, missed: 0, extra: 0, timing: 0 });
+    expect(d.gap).toEqual({ total: 0, pct: 0, slippage: 0, fees: 0, funding: 0, missed: 0, extra: 0, timing: 0 });
     expect(d.curves.live).toEqual(d.curves.shadow);
     expect(d.curves.live[0]).toEqual({ time: d.fromMs, value: d.capital });
     expect(d.curves.live.at(-1)!.time).toBe(d.cursor);
@@ -331,6 +332,47 @@ describe('the drift report API', () => {
     expect((await t.call('GET', `/order/api/robot/drift/${id}`, { token: stranger.token })).statusCode).toBe(404);
     expect((await t.call('GET', `/order/api/robot/drift/${id}`)).statusCode).toBe(401);
     expect((await t.call('GET', '/order/api/robot/drift/abc', { token: user.token })).statusCode).toBe(422);
+    await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
+    await runner.stop();
+  });
+});
+
+describe('funding', () => {
+  it('a live robot’s funding payments are read from the venue once each and are the funding part of the gap', async () => {
+    fake.reset();
+    // 0.1 % per settlement (every 8 hours): the long grid holds at 16:00 UTC (T0 + 64 h) and pays it.
+    fake.seed({ balance: 10_000, timeMs: T0 + (41 * 90 + 18) * 60_000, fundingRate: 0.001 });
+    const owner = await seedAccount(t.database, t.config);
+    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
+    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    await runner.tick();
+    await minutes(runner, 240);
+    const paid = fake.book.funding.filter((f) => f.symbol === 'BTCUSDT');
+    expect(paid.length).toBeGreaterThan(0);
+    expect(paid.every((f) => f.amount < 0)).toBe(true); // a long pays a positive rate
+
+    const recorder = new FundingRecorder(t.database, t.config);
+    expect(await recorder.record(id)).toBe(paid.length);
+    expect(await recorder.record(id)).toBe(0); // nothing settled since: the venue is not asked
+    expect(await new FundingRecorder(t.database, t.config).record(id)).toBe(0); // a new process: asked, nothing new
+    const monitor = new ShadowMonitor(t.database);
+    await monitor.check(id);
+    const d = (await driftReportOf(t.database, id))!;
+    const total = paid.reduce((sum, f) => sum + f.amount, 0);
+    expect(d.live.funding).toBeCloseTo(total, 6);
+    expect(d.shadow.funding).toBe(0);
+    expect(d.gap.funding).toBeCloseTo(total, 6);
+    expect(d.gap.slippage + d.gap.fees + d.gap.funding + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
+    // The live curve steps at the settlement too.
+    expect(d.curves.live.some((p) => p.time === paid[0].time)).toBe(true);
+
+    // The job: a venue that cannot tell the funding is logged and the check goes on.
+    const warned: unknown[] = [];
+    const broken = new FundingRecorder(t.database, t.config, () => Promise.reject(new Error('venue down')));
+    await t.database.exec(`delete from robot_funding where robot_id = $1`, [id]);
+    const pass = await checkAllDrift(t.database, monitor, { warn: (o: unknown) => void warned.push(o) }, broken);
+    expect(pass.failed).toBe(0);
+    expect(warned.length).toBeGreaterThan(0);
     await t.database.exec(`update robots set status = 'stopped', lease_owner = null where id = $1`, [id]);
     await runner.stop();
   });

@@ -8,3 +8,4 @@ export { driftPlugin } from './plugin';
 export { driftReportOf, matchingOf } from './report';
 export { checkAllDrift, checkDrift, DRIFT_QUEUE } from './jobs';
 export { evaluateDriftAlert } from './alerts';
+export { FundingRecorder } from './funding';

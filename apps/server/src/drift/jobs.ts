@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import type { JobContext } from '../platform/jobs';
 import { evaluateDriftAlert, type AlertDecision } from './alerts';
+import type { FundingRecorder } from './funding';
 import { driftReportOf } from './report';
 import type { ShadowMonitor } from './service';
 
@@ -19,8 +20,13 @@ export async function checkDrift(database: DatabaseHandle, monitor: ShadowMonito
   return report ? evaluateDriftAlert(database, report) : null;
 }
 
-/** Every robot that moved lately. */
-export async function checkAllDrift(database: DatabaseHandle, monitor: ShadowMonitor, log: Pick<FastifyBaseLogger, 'warn'>): Promise<{ robots: number; told: number; failed: number }> {
+/** Every robot that moved lately (live ones' funding recorded first, when a settlement has passed). */
+export async function checkAllDrift(
+  database: DatabaseHandle,
+  monitor: ShadowMonitor,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  funding?: FundingRecorder,
+): Promise<{ robots: number; told: number; failed: number }> {
   const ids = rowsOf<{ id: string }>(
     await database.db.execute(sql`select id::text as id from robots where last_candle_at is not null
       and (status in ('running', 'paused', 'stopping') or (status = 'stopped' and stopped_at > now() - interval '1 hour')) order by id`),
@@ -28,6 +34,8 @@ export async function checkAllDrift(database: DatabaseHandle, monitor: ShadowMon
   let told = 0;
   let failed = 0;
   for (const id of ids) {
+    // A venue that cannot tell the funding now is asked again at the next pass; the check goes on.
+    await funding?.record(id).catch((err: unknown) => log.warn({ err, robot: id }, 'drift: funding not read'));
     try {
       told += (await checkDrift(database, monitor, id))?.told.length ?? 0;
     } catch (err) {
@@ -38,12 +46,12 @@ export async function checkAllDrift(database: DatabaseHandle, monitor: ShadowMon
   return { robots: ids.length, told, failed };
 }
 
-export function startDriftJobs(monitor: ShadowMonitor) {
+export function startDriftJobs(monitor: ShadowMonitor, funding?: FundingRecorder) {
   return async ({ boss, database, log, work }: JobContext): Promise<void> => {
     await boss.createQueue(DRIFT_QUEUE, { name: DRIFT_QUEUE, policy: 'stately' });
     if (!work) return;
     await boss.work(DRIFT_QUEUE, async () => {
-      const r = await checkAllDrift(database, monitor, log);
+      const r = await checkAllDrift(database, monitor, log, funding);
       if (r.told > 0 || r.failed > 0) log.info(r, 'drift checks');
     });
     await boss.schedule(DRIFT_QUEUE, '*/5 * * * *');

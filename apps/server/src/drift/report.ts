@@ -21,6 +21,8 @@ export interface RobotMatching extends Matching {
   fromMs: number | null;
   capital: number;
   alert: { gapPct: number; onMissed: boolean };
+  /** The live robot's funding payments up to the cursor (negative: paid). */
+  funding: { time: number; amount: number }[];
 }
 
 const ms = (v: string | Date | null) => (v === null ? null : new Date(v).getTime());
@@ -42,6 +44,9 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
       from robot_fills f left join robot_intents i on i.robot_id = f.robot_id and i.client_order_id = f.client_order_id
       where f.robot_id = ${robotId} ${cursor === null ? sql`and false` : sql`and f.filled_at < to_timestamp(${(cursor + 60_000) / 1000})`} order by f.id`),
   ).map((f): TradeFill => ({ clientOrderId: f.client_order_id, action: f.action, side: f.position_side, qty: Number(f.qty), price: Number(f.price), fee: Number(f.fee), pnl: Number(f.pnl), time: ms(f.filled_at)!, reason: f.reason, ticket: f.ticket }));
+  const funding = rowsOf<{ amount: string; paid_at: string }>(
+    await db.execute(sql`select amount::text as amount, paid_at::text as paid_at from robot_funding where robot_id = ${robotId} ${cursor === null ? sql`and false` : sql`and paid_at < ${cursor + 60_000}`} order by paid_at`),
+  ).map((f) => ({ time: Number(f.paid_at), amount: Number(f.amount) }));
   const intents = rowsOf<{ client_order_id: string; state: string; error: string | null }>(
     await db.execute(sql`select client_order_id, state, error from robot_intents where robot_id = ${robotId}`),
   );
@@ -68,7 +73,7 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
     const closeAt = closesOf(await robotBars(database, robot.exchange, robot.symbol, Math.min(...late) - 60_000, Math.max(...late) + 60_000));
     matching = matchTrades(shadow, live, record, { ...options, closeAt });
   }
-  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, ...matching };
+  return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, funding, ...matching };
 }
 
 /** The close of the last candle opened at or before a time (the candle the robot had then stepped). */
@@ -88,14 +93,15 @@ function closesOf(bars: readonly { time: number; close: number }[]): CloseAt {
 const net = (trades: readonly Trade[]) => trades.reduce((sum, t) => sum + t.pnl - t.fee, 0);
 const round = (v: number, digits = 8) => Math.round(v * 10 ** digits) / 10 ** digits || 0;
 
-/** Realised equity over time: the capital at the start, then after each trade. */
-function curveOf(trades: readonly Trade[], capital: number, fromMs: number | null, cursor: number | null): { time: number; value: number }[] {
+/** Realised equity over time: the capital at the start, then after each trade and funding payment. */
+function curveOf(trades: readonly Trade[], funding: readonly { time: number; amount: number }[], capital: number, fromMs: number | null, cursor: number | null): { time: number; value: number }[] {
   const out: { time: number; value: number }[] = [];
   if (fromMs !== null) out.push({ time: fromMs, value: capital });
   let value = capital;
-  for (const t of [...trades].sort((a, b) => a.time - b.time)) {
-    value += t.pnl - t.fee;
-    out.push({ time: t.time, value: round(value) });
+  const changes = [...trades.map((t) => ({ time: t.time, amount: t.pnl - t.fee })), ...funding].sort((a, b) => a.time - b.time);
+  for (const c of changes) {
+    value += c.amount;
+    out.push({ time: c.time, value: round(value) });
   }
   if (cursor !== null && (out.length === 0 || out[out.length - 1].time < cursor)) out.push({ time: cursor, value: round(value) });
   return out;
@@ -103,8 +109,9 @@ function curveOf(trades: readonly Trade[], capital: number, fromMs: number | nul
 
 /**
  * The drift report: each side's realised result, the gap (live − shadow) and its parts — price
- * slippage of the paired trades, their fee differences, the shadow's trades the robot missed, the
- * robot's extra trades, and the rest (timing and size) — with the pairs, the unpaired trades and
+ * slippage of the paired trades, their fee differences, the live robot's funding (the backtest has
+ * none), the shadow's trades the robot missed, the robot's extra trades, and the rest (timing and
+ * size) — with the pairs, the unpaired trades and
  * both equity curves. Null for no such robot.
  */
 export async function driftReportOf(database: DatabaseHandle, robotId: number): Promise<RobotDrift | null> {
@@ -112,13 +119,15 @@ export async function driftReportOf(database: DatabaseHandle, robotId: number): 
   if (!m) return null;
   const liveTrades = [...m.pairs.map((p) => p.live), ...m.unpaired.filter((u) => u.on === 'live').map((u) => u.trade)];
   const shadowTrades = [...m.pairs.map((p) => p.shadow), ...m.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade)];
-  const side = (trades: Trade[]) => {
-    const pnl = net(trades);
-    return { pnl: round(pnl), fees: round(trades.reduce((s, t) => s + t.fee, 0)), trades: trades.length, returnPct: m.capital > 0 ? round((pnl / m.capital) * 100, 4) : 0 };
+  const liveFunding = m.funding.reduce((s, f) => s + f.amount, 0);
+  const side = (trades: Trade[], funding: number) => {
+    const pnl = net(trades) + funding;
+    return { pnl: round(pnl), fees: round(trades.reduce((s, t) => s + t.fee, 0)), funding: round(funding), trades: trades.length, returnPct: m.capital > 0 ? round((pnl / m.capital) * 100, 4) : 0 };
   };
-  const live = side(liveTrades);
-  const shadow = side(shadowTrades);
-  const total = net(liveTrades) - net(shadowTrades);
+  // The backtest models no funding: the live robot's is all drift.
+  const live = side(liveTrades, liveFunding);
+  const shadow = side(shadowTrades, 0);
+  const total = net(liveTrades) + liveFunding - net(shadowTrades);
   const slippage = -m.pairs.reduce((s, p) => s + p.slippageMoney, 0);
   const fees = -m.pairs.reduce((s, p) => s + p.feeDiff, 0);
   const missed = -net(m.unpaired.filter((u) => u.on === 'shadow').map((u) => u.trade));
@@ -137,12 +146,13 @@ export async function driftReportOf(database: DatabaseHandle, robotId: number): 
       pct: m.capital > 0 ? round((total / m.capital) * 100, 4) : 0,
       slippage: round(slippage),
       fees: round(fees),
+      funding: round(liveFunding),
       missed: round(missed),
       extra: round(extra),
-      timing: round(total - slippage - fees - missed - extra),
+      timing: round(total - slippage - fees - liveFunding - missed - extra),
     },
     pairs: m.pairs,
     unpaired: m.unpaired,
-    curves: { live: curveOf(liveTrades, m.capital, m.fromMs, m.cursor), shadow: curveOf(shadowTrades, m.capital, m.fromMs, m.cursor) },
+    curves: { live: curveOf(liveTrades, m.funding, m.capital, m.fromMs, m.cursor), shadow: curveOf(shadowTrades, [], m.capital, m.fromMs, m.cursor) },
   };
 }

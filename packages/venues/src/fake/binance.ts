@@ -46,6 +46,17 @@ export interface FakeTrade {
   time: number;
 }
 
+/** A funding payment (Binance's income record, incomeType FUNDING_FEE): negative when paid. */
+export interface FakeFunding {
+  id: number;
+  symbol: string;
+  amount: number;
+  time: number;
+}
+
+/** Funding is settled every 8 hours (00:00, 08:00, 16:00 UTC) on USDⓈ-M perpetuals. */
+export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
+
 export interface FakePosition {
   /** Signed amount in coins (net mode). */
   amt: number;
@@ -86,9 +97,13 @@ export class BinanceBook {
   prices = new Map<string, number>();
   orders: FakeOrder[] = [];
   trades: FakeTrade[] = [];
+  /** Funding rate per settlement, every symbol (0: none); longs pay a positive rate, shorts receive it. */
+  fundingRate = 0;
+  funding: FakeFunding[] = [];
   /** What a create answers with for a resting order: NEW (default) or, for market orders, FILLED. */
   private nextOrderId = 8_000_000_001;
   private nextTradeId = 1;
+  private nextFundingId = 1;
 
   constructor(markets: FakeMarket[] = DEFAULT_MARKETS, wallet = 10_000) {
     for (const m of markets) this.markets.set(m.symbol, m);
@@ -225,6 +240,17 @@ export class BinanceBook {
     order.status = order.executedQty >= order.origQty - 1e-12 ? 'FILLED' : 'PARTIALLY_FILLED';
     order.updateTime = now;
     this.trades.push({ id: this.nextTradeId++, orderId: order.orderId, symbol: order.symbol, side: order.side, price, qty: q, commission: fee, maker, time: now });
+  }
+
+  /** A funding settlement at `time`: every open position pays (or gets) rate × its notional at the mark. */
+  settleFunding(time: number): void {
+    if (this.fundingRate === 0) return;
+    for (const [symbol, p] of this.positions) {
+      if (p.amt === 0) continue;
+      const amount = Number((-this.fundingRate * p.amt * this.price(symbol)).toFixed(8));
+      this.wallet += amount;
+      this.funding.push({ id: this.nextFundingId++, symbol, amount, time });
+    }
   }
 
   cancel(order: FakeOrder, now: number, status: 'CANCELED' | 'EXPIRED' = 'CANCELED'): void {

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BinanceApiError, BinanceBook, DEFAULT_MARKETS, fmt, orderJson, type FakeMarket, type FakeOrder } from './binance';
+import { BinanceApiError, BinanceBook, DEFAULT_MARKETS, FUNDING_INTERVAL_MS, fmt, orderJson, type FakeMarket, type FakeOrder } from './binance';
 import { CandleReplay } from './candles';
 import type { Candles } from '@lq/engine';
 
@@ -61,6 +61,8 @@ export interface FakeSeed {
   ackState?: 'NEW' | 'FILLED';
   /** Market clock (ms); with candles, prices follow the candle closes at this time. */
   timeMs?: number;
+  /** Funding rate settled every 8 hours of market time on open positions (default 0: none). */
+  fundingRate?: number;
   /**
    * Key and account settings merged into Binance's apiRestrictions (enableWithdrawals, enableFutures,
    * ipRestrict), `dualSidePosition` and `marginType` (CROSSED / ISOLATED), or OKX's account config
@@ -198,6 +200,7 @@ export abstract class FakeVenueServer {
     if (s.clockOffsetMs !== undefined) this.clockOffsetMs = s.clockOffsetMs;
     if (s.keys) this.keys = { ...s.keys };
     if (s.ackState) this.ackState = s.ackState;
+    if (s.fundingRate !== undefined) this.book.fundingRate = s.fundingRate;
     if (s.account) this.accountSettings = { ...this.accountSettings, ...s.account };
     if (s.timeMs !== undefined) {
       this.timeMs = s.timeMs;
@@ -309,6 +312,8 @@ export abstract class FakeVenueServer {
     const from = this.timeMs;
     this.timeMs += ms;
     this.applyCandles(from, this.timeMs);
+    // Funding settlements the clock passed, on the positions as they stand now.
+    for (let t = Math.floor(from / FUNDING_INTERVAL_MS + 1) * FUNDING_INTERVAL_MS; t <= this.timeMs; t += FUNDING_INTERVAL_MS) this.book.settleFunding(t);
   }
 
   private applyCandles(fromMs: number, toMs: number): void {
@@ -597,6 +602,15 @@ export class FakeBinance extends FakeVenueServer {
         return b.openOrders(p.symbol).map(orderJson);
       case 'GET /fapi/v1/allOrders':
         return b.orders.filter((o) => o.symbol === p.symbol).map(orderJson);
+      case 'GET /fapi/v1/income': {
+        // Funding payments only (the one income type the fake produces), oldest first.
+        if (p.incomeType && p.incomeType !== 'FUNDING_FEE') return [];
+        const limit = Math.min(1000, Math.max(1, Number(p.limit ?? 100)));
+        return b.funding
+          .filter((f) => (!p.symbol || f.symbol === p.symbol) && (!p.startTime || f.time >= Number(p.startTime)) && (!p.endTime || f.time <= Number(p.endTime)))
+          .slice(0, limit)
+          .map((f) => ({ symbol: f.symbol, incomeType: 'FUNDING_FEE', income: fmt(f.amount), asset: 'USDT', info: 'FUNDING_FEE', time: f.time, tranId: String(f.id), tradeId: '' }));
+      }
       case 'GET /fapi/v1/userTrades':
         return b.trades
           .filter(

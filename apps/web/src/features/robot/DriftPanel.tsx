@@ -64,7 +64,7 @@ export function DriftPanel({ robotId, lastCandleAt }: { robotId: number; lastCan
             <div><dt>{t('drift.trades')}</dt><dd className="num">{d.live.trades} / {d.shadow.trades}</dd></div>
           </dl>
           <dl className="rb-figs rb-drift-parts" data-testid="drift-parts">
-            {(['slippage', 'fees', 'missed', 'extra', 'timing'] as const).map((k) => (
+            {(['slippage', 'fees', 'funding', 'missed', 'extra', 'timing'] as const).map((k) => (
               <div key={k}><dt>{t(`drift.part.${k}`)}</dt><dd><Money value={d.gap[k]} testId={`drift-part-${k}`} /></dd></div>
             ))}
           </dl>
