@@ -63,10 +63,15 @@ async function pgliteTemplate(): Promise<string> {
   } finally {
     rmSync(building, { recursive: true, force: true });
   }
-  // Templates of older migrations are of no further use.
+  // Templates of other migrations are of no further use here, but another checkout on this machine
+  // (a CI clone beside the project) may be copying from one right now: only hour-old ones go.
   for (const name of readdirSync(root)) {
-    if (name.startsWith(PGLITE_TEMPLATE_PREFIX) && path.join(root, name) !== template) {
-      rmSync(path.join(root, name), { recursive: true, force: true });
+    const other = path.join(root, name);
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || other === template) continue;
+    try {
+      if (Date.now() - statSync(other).mtimeMs > 3_600_000) rmSync(other, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by another process.
     }
   }
   return template;
