@@ -365,6 +365,8 @@ export const driftPair = z.object({
   slippageMoney: z.number(),
   feeDiff: z.number(),
   qtyShort: z.number(),
+  /** Funding received (negative: paid) on the live position this pair's trade opened while it was held: its share of each settlement by size. */
+  funding: z.number(),
 });
 export type DriftPair = z.infer<typeof driftPair>;
 
@@ -374,6 +376,8 @@ export const driftUnpaired = z.object({
   trade: driftTrade,
   cause: z.enum(DRIFT_CAUSES),
   detail: z.string().nullable(),
+  /** As a pair's, for an extra opening trade (0 for a missed one). */
+  funding: z.number(),
 });
 export type DriftUnpaired = z.infer<typeof driftUnpaired>;
 

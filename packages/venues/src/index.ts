@@ -4,3 +4,4 @@ export * from './ccxt';
 export * from './venue-broker';
 export * from './mt5/index';
 export * from './simulated';
+export * from './funding';

@@ -316,7 +316,7 @@ describe('the drift report API', () => {
     const csv = await t.call('GET', `/order/api/robot/drift/${id}/pairs.csv`, { token: user.token });
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('kind,cause,action,side,shadow_time,shadow_price,shadow_qty,shadow_fee,live_time,live_price,live_qty,live_fee,offset_s,move_points,move_money,slippage_points,slippage_money,fee_diff,qty_short,order_id');
+    expect(lines[0]).toBe('kind,cause,action,side,shadow_time,shadow_price,shadow_qty,shadow_fee,live_time,live_price,live_qty,live_fee,offset_s,move_points,move_money,slippage_points,slippage_money,fee_diff,qty_short,funding,order_id');
     expect(lines.length).toBe(d.pairs.length + 1);
     expect(lines[1]).toMatch(/^pair-leg,,(open|close),(long|short),/);
 
@@ -342,7 +342,8 @@ describe('funding', () => {
     fake.reset();
     // 0.1 % per settlement (every 8 hours): the long grid holds at 16:00 UTC (T0 + 64 h) and pays it.
     fake.seed({ balance: 10_000, timeMs: T0 + (41 * 90 + 18) * 60_000, fundingRate: 0.001 });
-    const owner = await seedAccount(t.database, t.config);
+    const user = await registeredUserWithId(t);
+    const owner = await seedAccount(t.database, t.config, 'binance', undefined, user.id);
     const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
     const runner = new Runner({ database: t.database, config: t.config, log: silent });
     await runner.tick();
@@ -365,6 +366,19 @@ describe('funding', () => {
     expect(d.gap.slippage + d.gap.fees + d.gap.funding + d.gap.missed + d.gap.extra + d.gap.timing).toBeCloseTo(d.gap.total, 6);
     // The live curve steps at the settlement too.
     expect(d.curves.live.some((p) => p.time === paid[0].time)).toBe(true);
+    // Per position: each settlement shared among the grid's tickets open then, on the trades that opened them.
+    const onTrades = [...d.pairs.map((p) => p.funding), ...d.unpaired.map((u) => u.funding)];
+    expect(onTrades.reduce((sum, f) => sum + f, 0)).toBeCloseTo(total, 6);
+    const funded = d.pairs.filter((p) => p.funding !== 0);
+    expect(funded.length).toBeGreaterThan(0);
+    for (const p of funded) {
+      expect(p.live.action).toBe('open');
+      expect(p.live.time).toBeLessThan(paid.at(-1)!.time);
+    }
+    const csv = await t.call('GET', `/order/api/robot/drift/${id}/pairs.csv`, { token: user.token });
+    const rows = csv.body.trim().split('\r\n').map((line) => line.split(','));
+    const col = rows[0].indexOf('funding');
+    expect(rows.slice(1).reduce((sum, r) => sum + Number(r[col] || 0), 0)).toBeCloseTo(total, 6);
 
     // The job: a venue that cannot tell the funding is logged and the check goes on.
     const warned: unknown[] = [];

@@ -5,27 +5,24 @@
 // key). The venue is asked only when a settlement has passed since the last time it was asked (and
 // once after a restart), and one venue is kept per trading account. Paper robots pay no funding;
 // MT5 accounts' swap is not read (the bridge does not report it).
-import { CcxtVenue, type Venue } from '@lq/venues';
+import { CcxtVenue, FUNDING_INTERVAL_MS, type Venue } from '@lq/venues';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import type { Config } from '../platform/config';
-import { createVenue } from '../runner';
-
-export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
+import { createVenue, firstCandleSql, VenueCache } from '../runner';
 
 type VenueOf = (accountId: number, exchange: string) => Promise<Venue>;
 
 export class FundingRecorder {
-  private readonly venues = new Map<number, Promise<Venue>>();
+  private readonly venues: VenueCache;
   /** Per robot: the last settlement time the venue was asked about. */
   private readonly asked = new Map<number, number>();
-  private readonly venueOf: VenueOf;
 
   constructor(
     private readonly database: DatabaseHandle,
     config: Config,
     venueOf?: VenueOf,
   ) {
-    this.venueOf = venueOf ?? ((accountId, exchange) => createVenue({ config, database, accountId, exchange }));
+    this.venues = new VenueCache(venueOf ?? ((accountId, exchange) => createVenue({ config, database, accountId, exchange })));
   }
 
   /** Records a live robot's new funding payments; answers how many were new (0 when nothing was due). */
@@ -33,7 +30,7 @@ export class FundingRecorder {
     const [r] = rowsOf<{ mode: string; symbol: string; account_id: string; exchange: string; last_candle_at: string | null; stopped_at: string | null; from_ms: string | null; last_paid: string | null }>(
       await this.database.db.execute(sql`select r.mode, r.symbol, r.account_id::text as account_id, a.exchange, r.last_candle_at::text as last_candle_at,
           (extract(epoch from r.stopped_at) * 1000)::bigint::text as stopped_at,
-          (select (e.detail->>'fromMs') from robot_events e where e.robot_id = r.id and e.kind = 'runner' and e.detail ? 'fromMs' order by e.id limit 1) as from_ms,
+          ${firstCandleSql('r')} as from_ms,
           (select max(f.paid_at)::text from robot_funding f where f.robot_id = r.id) as last_paid
         from robots r join trading_accounts a on a.id = r.account_id where r.id = ${robotId}`),
     );
@@ -41,14 +38,7 @@ export class FundingRecorder {
     const until = r.stopped_at !== null ? Math.min(Number(r.stopped_at), Number(r.last_candle_at) + 60_000) : Number(r.last_candle_at) + 60_000;
     const settled = Math.floor(until / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
     if (settled <= Number(r.from_ms) || this.asked.get(robotId) === settled) return 0;
-    const accountId = Number(r.account_id);
-    let venue = this.venues.get(accountId);
-    if (!venue) {
-      venue = this.venueOf(accountId, r.exchange);
-      venue.catch(() => this.venues.delete(accountId));
-      this.venues.set(accountId, venue);
-    }
-    const v = await venue;
+    const v = await this.venues.get(Number(r.account_id), r.exchange);
     if (!(v instanceof CcxtVenue)) return 0;
     const since = r.last_paid !== null ? Number(r.last_paid) + 1 : Number(r.from_ms);
     const paid = (await v.fetchFunding(r.symbol, since)).filter((f) => f.time >= Number(r.from_ms) && f.time < until);

@@ -4,7 +4,7 @@
 // Then the causes, one by one, from a robot's record.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchTrades, tradesOf, type RobotRecord, type TradeFill } from './match';
+import { matchTrades, tradesOf, withFunding, withMarketMove, type RobotRecord, type TradeFill } from './match';
 
 const MIN = 60_000;
 const empty: RobotRecord = { intents: new Map(), gates: [], errors: [], reconciles: [], stoppedAt: null };
@@ -128,7 +128,7 @@ describe('matching', () => {
     const closeAt = (time: number) => closes.get(Math.floor(time / MIN) * MIN);
     const shadow: TradeFill[] = [{ clientOrderId: 'o1', action: 'open', side: 'long', qty: 2, price: 100, fee: 0, pnl: 0, time: 0, reason: null }];
     const live: TradeFill[] = [{ ...shadow[0], price: 100.9, time: 3 * MIN }];
-    const [p] = matchTrades(shadow, live, empty, { ...opts, closeAt }).pairs;
+    const [p] = withMarketMove(matchTrades(shadow, live, empty, opts).pairs, closeAt, opts);
     expect(p.offsetMs).toBe(3 * MIN);
     expect(p.movePoints).toBeCloseTo(6, 9);
     expect(p.moveMoney).toBeCloseTo(1.2, 9);
@@ -137,14 +137,14 @@ describe('matching', () => {
     // Without the candles all of it is slippage; a sell gains from a market that rose meanwhile.
     const [blind] = matchTrades(shadow, live, empty, opts).pairs;
     expect([blind.movePoints, blind.slippagePoints]).toEqual([0, expect.closeTo(9, 9) as number]);
-    const [sell] = matchTrades([{ ...shadow[0], action: 'close' }], [{ ...live[0], action: 'close', price: 100.5 }], empty, { ...opts, closeAt }).pairs;
+    const [sell] = withMarketMove(matchTrades([{ ...shadow[0], action: 'close' }], [{ ...live[0], action: 'close', price: 100.5 }], empty, opts).pairs, closeAt, opts);
     expect(sell.movePoints).toBeCloseTo(-5, 9); // sold 5 points dearer: all of it the market's move
     expect(sell.slippagePoints).toBeCloseTo(0, 9);
     // A limit filled at its price a candle later: no timing cost, no slippage, whatever the market did.
-    const [limit] = matchTrades(shadow, [{ ...live[0], price: 100 }], empty, { ...opts, closeAt }).pairs;
+    const [limit] = withMarketMove(matchTrades(shadow, [{ ...live[0], price: 100 }], empty, opts).pairs, closeAt, opts);
     expect([limit.movePoints, limit.slippagePoints]).toEqual([0, 0]);
     // The market moved less than the price: the rest is slippage.
-    const [part] = matchTrades(shadow, [{ ...live[0], price: 101 }], empty, { ...opts, closeAt: (time) => (time === 0 ? 100 : 100.2) }).pairs;
+    const [part] = withMarketMove(matchTrades(shadow, [{ ...live[0], price: 101 }], empty, opts).pairs, (time) => (time === 0 ? 100 : 100.2), opts);
     expect(part.movePoints).toBeCloseTo(2, 9);
     expect(part.slippagePoints).toBeCloseTo(8, 9);
   });
@@ -172,4 +172,29 @@ describe('matching', () => {
     ]);
     expect(m.unpaired.map((u) => u.trade.clientOrderId)).toEqual(['l3']);
   });
+
+  it('shares each funding settlement among the live positions open then, by signed size, on the trade that opened each', () => {
+    const H = 60 * MIN;
+    const f = (id: string, h: number, over: Partial<TradeFill>): TradeFill => ({ clientOrderId: id, action: 'open', side: 'long', qty: 1, price: 100, fee: 0, pnl: 0, time: h * H, reason: null, ...over });
+    // t1: long 1 from 1 h to 10 h; t2: long 3 from 2 h, still open; t3: short 1 from 3 h to 12 h, an extra trade (no shadow).
+    const shadow = [f('o1', 1, { ticket: 't1' }), f('c1', 10, { action: 'close', ticket: 't1' }), f('o2', 2, { qty: 3, ticket: 't2' })];
+    const live = [...shadow, f('o3', 3, { side: 'short', ticket: 't3' }), f('c3', 12, { action: 'close', side: 'short', ticket: 't3' })];
+    const m = matchTrades(shadow, live, empty, opts);
+    // At 8 h the net position is +1 +3 −1 = 3 long: −0.3 paid; at 16 h only t2 (3 long): −0.3;
+    // at 0 h nothing was held (stays with the robot only).
+    const funded = withFunding(m, [{ time: 0, amount: -0.5 }, { time: 8 * H, amount: -0.3 }, { time: 16 * H, amount: -0.3 }]);
+    const byId = new Map(funded.pairs.map((p) => [p.live.clientOrderId, p.funding]));
+    expect(byId.get('o1')).toBeCloseTo(-0.1, 12);
+    expect(byId.get('o2')).toBeCloseTo(-0.3 - 0.3, 12);
+    expect(byId.get('c1')).toBe(0); // a close carries none: its position's is on its opening
+    const extra = funded.unpaired.find((u) => u.trade.clientOrderId === 'o3')!;
+    expect(extra.funding).toBeCloseTo(0.1, 12); // the short gets what the longs pay
+    expect(funded.pairs.reduce((s, p) => s + p.funding, 0) + funded.unpaired.reduce((s, u) => s + u.funding, 0)).toBeCloseTo(-0.6, 12);
+    // The input is left as it was.
+    expect(m.pairs.every((p) => p.funding === 0)).toBe(true);
+    // A trade at the settlement's very time came after it.
+    const sameTime = withFunding(matchTrades([], [f('o9', 8, { ticket: 't9' })], empty, opts), [{ time: 8 * H, amount: -1 }]);
+    expect(sameTime.unpaired[0].funding).toBe(0);
+  });
 });
+

@@ -72,6 +72,8 @@ export interface Pair {
   feeDiff: number;
   /** The live quantity is short of the shadow's (partial fill, or a size corrected to the venue's step). */
   qtyShort: number;
+  /** Funding received (negative: paid) on the live position this pair's trade opened, while it was held (the backtest has none). */
+  funding: number;
 }
 
 export type Cause =
@@ -100,6 +102,8 @@ export interface Unpaired {
   trade: Trade;
   cause: Cause;
   detail: string | null;
+  /** As a pair's: funding on the live position an extra opening trade opened (0 for a missed trade). */
+  funding: number;
 }
 
 /** What the robot's own record says: its intents by client id, its gate changes and errors in time. */
@@ -147,12 +151,12 @@ const buys = (t: Pick<Trade, 'action' | 'side'>) => (t.action === 'open') === (t
 /** The last close at or before `time` (the candle the robot had stepped then), for the timing part. */
 export type CloseAt = (time: number) => number | undefined;
 
-function pairOf(shadow: Trade, live: Trade, by: Pair['by'], o: MatchOptions): Pair {
+function pairOf(shadow: Trade, live: Trade, by: Pair['by'], o: MatchOptions, closeAt?: CloseAt): Pair {
   const { point, contractSize } = o;
   const direction = buys(live) ? 1 : -1;
   const worse = direction * (live.price - shadow.price);
-  const from = live.time !== shadow.time ? o.closeAt?.(shadow.time) : undefined;
-  const to = from !== undefined ? o.closeAt?.(live.time) : undefined;
+  const from = live.time !== shadow.time ? closeAt?.(shadow.time) : undefined;
+  const to = from !== undefined ? closeAt?.(live.time) : undefined;
   // The market's move explains the price's difference only as far as both go the same way: a limit
   // order filled at its price a candle apart has no timing cost, whatever the market did meanwhile.
   const marketMove = from !== undefined && to !== undefined ? direction * (to - from) : 0;
@@ -169,6 +173,7 @@ function pairOf(shadow: Trade, live: Trade, by: Pair['by'], o: MatchOptions): Pa
     slippageMoney: (worse - move) * live.qty * contractSize || 0,
     feeDiff: live.fee - shadow.fee,
     qtyShort: Math.max(0, shadow.qty - live.qty),
+    funding: 0,
   };
 }
 
@@ -211,13 +216,12 @@ export interface MatchOptions {
   toleranceMs: number;
   point: number;
   contractSize: number;
-  /** The candles' closes, to tell the market's move from the venue's slippage; without it all is slippage. */
-  closeAt?: CloseAt;
 }
 
 /**
  * Pairs live trades with shadow trades, one-to-one (by leg, then by action, side and nearest time
- * within `toleranceMs`), and names the likeliest cause of each trade left over.
+ * within `toleranceMs`), and names the likeliest cause of each trade left over. A pair's price
+ * difference is all slippage here; `withMarketMove` splits the late pairs' with the candles.
  */
 export function matchTrades(shadowFills: readonly TradeFill[], liveFills: readonly TradeFill[], record: RobotRecord, o: MatchOptions): Matching {
   const shadow = tradesOf(shadowFills);
@@ -252,7 +256,7 @@ export function matchTrades(shadowFills: readonly TradeFill[], liveFills: readon
     usedLive.add(c.l);
   }
   pairs.sort((a, b) => a.shadow.time - b.shadow.time || a.live.time - b.live.time);
-  const missed = leftShadow.filter((s) => !pairedShadow.has(s)).map((trade) => ({ on: 'shadow' as const, trade, ...missedCause(trade, record, o.toleranceMs) }));
+  const missed = leftShadow.filter((s) => !pairedShadow.has(s)).map((trade) => ({ on: 'shadow' as const, trade, ...missedCause(trade, record, o.toleranceMs), funding: 0 }));
   // A missed close whose position's opening is missed too: the robot had nothing to close.
   const missedOpens = new Map(missed.filter((u) => u.trade.action === 'open' && u.trade.ticket).map((u) => [u.trade.ticket, u]));
   for (const u of missed) {
@@ -261,7 +265,63 @@ export function matchTrades(shadowFills: readonly TradeFill[], liveFills: readon
   }
   const unpaired: Unpaired[] = [
     ...missed,
-    ...live.filter((l) => !usedLive.has(l)).map((trade) => ({ on: 'live' as const, trade, ...extraCause(trade, record, o.toleranceMs) })),
+    ...live.filter((l) => !usedLive.has(l)).map((trade) => ({ on: 'live' as const, trade, ...extraCause(trade, record, o.toleranceMs), funding: 0 })),
   ].sort((a, b) => a.trade.time - b.trade.time);
   return { pairs, unpaired };
+}
+
+/** The pairs at different times (those the market's move can explain part of). */
+export const latePairs = (pairs: readonly Pair[]) => pairs.filter((p) => p.offsetMs !== 0);
+
+/** The pairs with each late pair's price difference split into the market's move (timing) and the rest, read from the candles' closes. */
+export function withMarketMove(pairs: readonly Pair[], closeAt: CloseAt, o: MatchOptions): Pair[] {
+  return pairs.map((p) => (p.offsetMs === 0 ? p : { ...pairOf(p.shadow, p.live, p.by, o, closeAt), funding: p.funding }));
+}
+
+/** One funding settlement on the robot's symbol (negative: paid). */
+export interface FundingPayment {
+  time: number;
+  amount: number;
+}
+
+/**
+ * Shares each funding payment among the live positions (tickets) open at its time, in proportion to
+ * their signed size (long +, short −) — a settlement pays rate × mark × net position, so each ticket's
+ * share is what it alone would have paid — and books a ticket's funding on the trade that opened it
+ * (a pair or an extra trade). A payment when no ticketed position was open, or the tickets net to
+ * nothing, stays with the robot only (the gap's funding part holds every payment).
+ */
+export function withFunding(matching: Matching, payments: readonly FundingPayment[]): Matching {
+  if (payments.length === 0) return matching;
+  const live = [...matching.pairs.map((p) => p.live), ...matching.unpaired.filter((u) => u.on === 'live').map((u) => u.trade)].sort((a, b) => a.time - b.time);
+  const opener = new Map<string, Trade>();
+  const changes: { time: number; ticket: string; signed: number }[] = [];
+  for (const t of live) {
+    if (!t.ticket) continue;
+    if (t.action === 'open' && !opener.has(t.ticket)) opener.set(t.ticket, t);
+    const sign = t.side === 'long' ? 1 : -1;
+    changes.push({ time: t.time, ticket: t.ticket, signed: (t.action === 'open' ? 1 : -1) * sign * t.qty });
+  }
+  const byOpener = new Map<Trade, number>();
+  const held = new Map<string, number>();
+  let next = 0;
+  for (const pay of [...payments].sort((a, b) => a.time - b.time)) {
+    // A trade at the settlement's own time came after it (the venue settles on the hour, before any order of that minute).
+    while (next < changes.length && changes[next].time < pay.time) {
+      const c = changes[next++];
+      held.set(c.ticket, (held.get(c.ticket) ?? 0) + c.signed);
+    }
+    const open = [...held].filter(([ticket, signed]) => Math.abs(signed) > 1e-12 && opener.has(ticket));
+    const net = open.reduce((sum, [, signed]) => sum + signed, 0);
+    if (Math.abs(net) <= 1e-12) continue;
+    for (const [ticket, signed] of open) {
+      const trade = opener.get(ticket)!;
+      byOpener.set(trade, (byOpener.get(trade) ?? 0) + (pay.amount * signed) / net);
+    }
+  }
+  if (byOpener.size === 0) return matching;
+  return {
+    pairs: matching.pairs.map((p) => (byOpener.has(p.live) ? { ...p, funding: byOpener.get(p.live)! } : p)),
+    unpaired: matching.unpaired.map((u) => (u.on === 'live' && byOpener.has(u.trade) ? { ...u, funding: byOpener.get(u.trade)! } : u)),
+  };
 }

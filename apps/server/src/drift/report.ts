@@ -1,12 +1,12 @@
 // A robot's live trades against its shadow's, from what is stored (issue 33, slice 2): the shadow's
 // fills, the robot's fills, and the robot's record — its intents (state, the venue's error), its
 // gate changes (paused, stopping, at their candle), its errors and reconciles, its stop.
-import { getInstrument } from '@lq/engine';
+import { getInstrument, lowerBound, type Candles } from '@lq/engine';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { venueOf } from '../strategy-setup';
 import type { RobotDrift } from '@lq/contracts';
-import { matchTrades, type CloseAt, type Matching, type RobotRecord, type Trade, type TradeFill } from './match';
-import { robotBars } from './service';
+import { latePairs, matchTrades, withFunding, withMarketMove, type CloseAt, type FundingPayment, type Matching, type Pair, type RobotRecord, type Trade, type TradeFill } from './match';
+import { robotCandles } from './service';
 
 /** Two decision candles, at least 5 minutes: a live trade this close to the shadow's is the same decision. */
 export const toleranceFor = (intervalMs: number) => Math.max(5 * 60_000, 2 * intervalMs);
@@ -22,7 +22,7 @@ export interface RobotMatching extends Matching {
   capital: number;
   alert: { gapPct: number; onMissed: boolean };
   /** The live robot's funding payments up to the cursor (negative: paid). */
-  funding: { time: number; amount: number }[];
+  funding: FundingPayment[];
 }
 
 const ms = (v: string | Date | null) => (v === null ? null : new Date(v).getTime());
@@ -66,27 +66,44 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
   const toleranceMs = toleranceFor(INTERVAL_MS[robot.interval] ?? 60_000);
   const fromMs = robot.from_ms === null ? null : Number(robot.from_ms);
   const options = { toleranceMs, point: instrument.point, contractSize: instrument.contractSize };
-  let matching = matchTrades(shadow, live, record, options);
+  const matched = matchTrades(shadow, live, record, options);
   // Pairs at different times: the candles between tell the market's move (timing) from the venue's slippage.
-  const late = matching.pairs.filter((p) => p.offsetMs !== 0).flatMap((p) => [p.shadow.time, p.live.time]);
-  if (late.length > 0) {
-    const closeAt = closesOf(await robotBars(database, robot.exchange, robot.symbol, Math.min(...late) - 60_000, Math.max(...late) + 60_000));
-    matching = matchTrades(shadow, live, record, { ...options, closeAt });
-  }
+  const late = latePairs(matched.pairs);
+  const pairs = late.length > 0 ? withMarketMove(matched.pairs, await closesAround(database, robot.exchange, robot.symbol, late), options) : matched.pairs;
+  const matching = withFunding({ pairs, unpaired: matched.unpaired }, funding);
   return { robotId, toleranceMs, cursor, fromMs, capital: Number(robot.capital), alert: { gapPct: Number(robot.alert_pct), onMissed: robot.alert_missed }, funding, ...matching };
 }
 
-/** The close of the last candle opened at or before a time (the candle the robot had then stepped). */
-function closesOf(bars: readonly { time: number; close: number }[]): CloseAt {
+/** Late pairs closer than this share one candle read. */
+const READ_GAP_MS = 6 * 3_600_000;
+
+/**
+ * The closes of the candles around the late pairs' times only (each pair's span and a candle either
+ * side, spans nearer than `READ_GAP_MS` read together): the report is asked every minute, and a
+ * month of candles is not read for a few late fills.
+ */
+async function closesAround(database: DatabaseHandle, exchange: string, symbol: string, late: readonly Pair[]): Promise<CloseAt> {
+  const spans = late.map((p) => [Math.min(p.shadow.time, p.live.time) - 60_000, Math.max(p.shadow.time, p.live.time) + 60_000]).sort((a, b) => a[0] - b[0]);
+  const merged: number[][] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] - last[1] < READ_GAP_MS) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  const runs: Candles[] = [];
+  for (const [fromMs, toMs] of merged) runs.push(...(await robotCandles(database, exchange, symbol, fromMs, toMs)).filter((c) => c.length > 0));
+  return closesOf(runs);
+}
+
+/** The close of the last candle opened at or before a time (the candle the robot had then stepped), over runs in time order. */
+function closesOf(runs: readonly Candles[]): CloseAt {
   return (time) => {
-    let lo = 0;
-    let hi = bars.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (bars[mid].time <= time) lo = mid + 1;
-      else hi = mid;
+    for (let r = runs.length - 1; r >= 0; r--) {
+      const c = runs[r];
+      if (c.time[0] > time) continue;
+      return c.close[lowerBound(c.time, c.length, time + 1) - 1];
     }
-    return lo > 0 ? bars[lo - 1].close : undefined;
+    return undefined;
   };
 }
 

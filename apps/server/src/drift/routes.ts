@@ -20,17 +20,17 @@ const tags = ['robot'];
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function* csvOf(d: RobotDrift): Generator<string> {
-  yield csvLine(['kind', 'cause', 'action', 'side', 'shadow_time', 'shadow_price', 'shadow_qty', 'shadow_fee', 'live_time', 'live_price', 'live_qty', 'live_fee', 'offset_s', 'move_points', 'move_money', 'slippage_points', 'slippage_money', 'fee_diff', 'qty_short', 'order_id']);
+  yield csvLine(['kind', 'cause', 'action', 'side', 'shadow_time', 'shadow_price', 'shadow_qty', 'shadow_fee', 'live_time', 'live_price', 'live_qty', 'live_fee', 'offset_s', 'move_points', 'move_money', 'slippage_points', 'slippage_money', 'fee_diff', 'qty_short', 'funding', 'order_id']);
   for (const p of d.pairs) {
     yield csvLine([
       `pair-${p.by}`, '', p.shadow.action, p.shadow.side, iso(p.shadow.time), String(p.shadow.price), String(p.shadow.qty), String(p.shadow.fee),
-      iso(p.live.time), String(p.live.price), String(p.live.qty), String(p.live.fee), String(p.offsetMs / 1000), String(p.movePoints), String(p.moveMoney), String(p.slippagePoints), String(p.slippageMoney), String(p.feeDiff), String(p.qtyShort), p.live.clientOrderId,
+      iso(p.live.time), String(p.live.price), String(p.live.qty), String(p.live.fee), String(p.offsetMs / 1000), String(p.movePoints), String(p.moveMoney), String(p.slippagePoints), String(p.slippageMoney), String(p.feeDiff), String(p.qtyShort), String(p.funding), p.live.clientOrderId,
     ]);
   }
   for (const u of d.unpaired) {
     const t = u.trade;
     const [shadowCols, liveCols] = u.on === 'shadow' ? [[iso(t.time), String(t.price), String(t.qty), String(t.fee)], ['', '', '', '']] : [['', '', '', ''], [iso(t.time), String(t.price), String(t.qty), String(t.fee)]];
-    yield csvLine([u.on === 'shadow' ? 'missed' : 'extra', u.detail ? `${u.cause}: ${u.detail}` : u.cause, t.action, t.side, ...shadowCols, ...liveCols, '', '', '', '', '', '', '', t.clientOrderId]);
+    yield csvLine([u.on === 'shadow' ? 'missed' : 'extra', u.detail ? `${u.cause}: ${u.detail}` : u.cause, t.action, t.side, ...shadowCols, ...liveCols, '', '', '', '', '', '', '', String(u.funding), t.clientOrderId]);
   }
 }
 

@@ -5,32 +5,38 @@
 // and the cursor in one transaction. Fills are numbered in order (`seq`) and written once
 // (on conflict nothing): a replay after a restart, or two processes checking the same robot,
 // store each fill once.
-import type { Fill } from '@lq/engine';
+import type { Candles, Fill } from '@lq/engine';
 import { clientOrderId } from '@lq/venues';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { liveSourceOf, loadCandleRange, type SeriesKey } from '../market';
-import { MINUTE, type Bar } from '../runner';
+import { firstCandleSql, MINUTE, type Bar } from '../runner';
 import { ShadowBacktest, specKey, type ShadowSpec } from './shadow';
 
 /** Candles read per query while catching up (a week of 1m candles). */
 const CHUNK_MS = 7 * 24 * 60 * MINUTE;
 
-function toBars(c: Awaited<ReturnType<typeof loadCandleRange>>): Bar[] {
+function toBars(c: Candles): Bar[] {
   const out: Bar[] = [];
   for (let i = 0; i < c.length; i++) out.push({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
   return out;
 }
 
 /**
- * The 1m candles a robot on `exchange` saw, fromMs ≤ time < toMs: what the runner recorded under
- * the venue's live source, and before the recording the imported history (as the runner's feed reads it).
+ * The 1m candles a robot on `exchange` saw, fromMs ≤ time < toMs, in time order as one or two runs:
+ * the imported history before the recording (as the runner's feed reads it), then what the runner
+ * recorded under the venue's live source.
  */
-export async function robotBars(database: DatabaseHandle, exchange: string, symbol: string, fromMs: number, toMs: number): Promise<Bar[]> {
+export async function robotCandles(database: DatabaseHandle, exchange: string, symbol: string, fromMs: number, toMs: number): Promise<Candles[]> {
   const live: SeriesKey = { source: liveSourceOf(exchange), symbol, timeframe: '1m' };
-  const recorded = toBars(await loadCandleRange(database, { ...live, fromMs, toMs }));
-  const historyEnd = recorded.length > 0 ? recorded[0].time : toMs;
-  if (historyEnd <= fromMs) return recorded;
-  return [...toBars(await loadCandleRange(database, { source: exchange, symbol, timeframe: '1m', fromMs, toMs: historyEnd })), ...recorded];
+  const recorded = await loadCandleRange(database, { ...live, fromMs, toMs });
+  const historyEnd = recorded.length > 0 ? recorded.time[0] : toMs;
+  if (historyEnd <= fromMs) return [recorded];
+  return [await loadCandleRange(database, { source: exchange, symbol, timeframe: '1m', fromMs, toMs: historyEnd }), recorded];
+}
+
+/** The same candles as bars, for the shadow's steps. */
+export async function robotBars(database: DatabaseHandle, exchange: string, symbol: string, fromMs: number, toMs: number): Promise<Bar[]> {
+  return (await robotCandles(database, exchange, symbol, fromMs, toMs)).flatMap(toBars);
 }
 
 export interface ShadowCheck {
@@ -83,7 +89,7 @@ export class ShadowMonitor {
     const db = this.database;
     const [row] = rowsOf<RobotRow>(
       await db.db.execute(sql`select r.strategy, r.params, r.symbol, r.capital::text as capital, r.leverage, r.last_candle_at::text as last_candle_at, a.exchange,
-          (select (e.detail->>'fromMs') from robot_events e where e.robot_id = r.id and e.kind = 'runner' and e.detail ? 'fromMs' order by e.id limit 1) as from_ms
+          ${firstCandleSql('r')} as from_ms
         from robots r join trading_accounts a on a.id = r.account_id where r.id = ${robotId}`),
     );
     if (!row || row.from_ms === null || row.last_candle_at === null) return null;

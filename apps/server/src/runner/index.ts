@@ -7,8 +7,9 @@ export { Runner } from './runner';
 export type { RunnerOptions } from './runner';
 export type { Bar, CandleSource } from './feed';
 export { MINUTE } from './feed';
+export { firstCandleSql } from './first-candle';
 export { robotStrategyOf, seededAiStream, type RobotSettings } from './robot';
-export { createVenue, registerVenueFactory, type VenueFactory, type VenueContext } from './venues';
+export { createVenue, registerVenueFactory, VenueCache, type VenueFactory, type VenueContext } from './venues';
 
 /** Starts the runner loop on this process's database; `stop()` gives the leases back. */
 export function startRunner(database: DatabaseHandle, config: Config, log: RunnerLog, extra: Partial<RunnerOptions> = {}): Runner {

@@ -12,7 +12,7 @@ import { CandleFeed, VenueCandleSource, type CandleSource } from './feed';
 import { LeaseLostError, insertPaperFills } from './journal';
 import { acquireLeases, releaseLeases, renewLeases } from './lease';
 import { RobotDriver, reasonKey, type DriverRow, type StepReport } from './robot';
-import { createVenue } from './venues';
+import { createVenue, VenueCache } from './venues';
 
 export interface RunnerLog {
   info(o: unknown, m?: string): void;
@@ -42,7 +42,7 @@ export class Runner {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly held = new Map<number, Held>();
   private readonly feeds = new Map<string, CandleFeed>();
-  private readonly venues = new Map<number, Promise<Venue>>();
+  private readonly venues: VenueCache;
   private loop: NodeJS.Timeout | null = null;
   private beat: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -52,7 +52,9 @@ export class Runner {
   /** performance.now() when the last tick had polled its feeds (new candles in memory). */
   polledAt = NaN;
 
-  constructor(private readonly o: RunnerOptions) {}
+  constructor(private readonly o: RunnerOptions) {
+    this.venues = new VenueCache((accountId, exchange) => (o.venue ? o.venue(accountId, exchange) : createVenue({ config: o.config, database: o.database, accountId, exchange })));
+  }
 
   private get cfg() {
     return this.o.config;
@@ -130,14 +132,9 @@ export class Runner {
   }
 
   private venueFor(accountId: number, exchange: string): Promise<Venue> {
-    let v = this.venues.get(accountId);
-    if (!v) {
-      v = this.o.venue ? this.o.venue(accountId, exchange) : createVenue({ config: this.cfg, database: this.o.database, accountId, exchange });
-      v.catch(() => this.venues.delete(accountId));
-      this.venues.set(accountId, v);
-    }
-    return v;
+    return this.venues.get(accountId, exchange);
   }
+
 
   /** One pass: lease, poll feeds, step robots, write figures. */
   async tick(): Promise<void> {

@@ -34,3 +34,23 @@ export async function createVenue(ctx: VenueContext): Promise<Venue> {
     enableRateLimit: ctx.config.RUNNER_CCXT_THROTTLE,
   });
 }
+
+/**
+ * One open venue per trading account for the life of a process (its ccxt client keeps the
+ * markets, the clock offset and the rate limiter); a venue that failed to open is asked again next time.
+ */
+export class VenueCache {
+  private readonly venues = new Map<number, Promise<Venue>>();
+
+  constructor(private readonly open: (accountId: number, exchange: string) => Promise<Venue>) {}
+
+  get(accountId: number, exchange: string): Promise<Venue> {
+    let v = this.venues.get(accountId);
+    if (!v) {
+      v = this.open(accountId, exchange);
+      v.catch(() => this.venues.delete(accountId));
+      this.venues.set(accountId, v);
+    }
+    return v;
+  }
+}

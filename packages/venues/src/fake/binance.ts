@@ -54,9 +54,6 @@ export interface FakeFunding {
   time: number;
 }
 
-/** Funding is settled every 8 hours (00:00, 08:00, 16:00 UTC) on USDⓈ-M perpetuals. */
-export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
-
 export interface FakePosition {
   /** Signed amount in coins (net mode). */
   amt: number;

@@ -5,7 +5,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BinanceApiError, BinanceBook, DEFAULT_MARKETS, FUNDING_INTERVAL_MS, fmt, orderJson, type FakeMarket, type FakeOrder } from './binance';
+import { BinanceApiError, BinanceBook, DEFAULT_MARKETS, fmt, orderJson, type FakeMarket, type FakeOrder } from './binance';
+import { FUNDING_INTERVAL_MS } from '../funding';
 import { CandleReplay } from './candles';
 import type { Candles } from '@lq/engine';
 

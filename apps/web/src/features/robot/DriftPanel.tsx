@@ -114,6 +114,8 @@ function Pairs({ pairs }: { pairs: DriftPair[] }) {
   const { t } = useTranslation('robot');
   const fmt = useFmt();
   if (pairs.length === 0) return null;
+  // Only a live robot on perpetuals pays funding: no column of zeros for the others.
+  const funding = pairs.some((p) => p.funding !== 0);
   return (
     <>
       <h3 className="rb-h3">{t('drift.pairs', { n: pairs.length })}</h3>
@@ -127,6 +129,7 @@ function Pairs({ pairs }: { pairs: DriftPair[] }) {
               <th>{t('drift.col.offset')}</th>
               <th>{t('drift.col.slippage')}</th>
               <th>{t('drift.col.fee')}</th>
+              {funding && <th>{t('drift.col.funding')}</th>}
             </tr>
           </thead>
           <tbody>
@@ -138,6 +141,7 @@ function Pairs({ pairs }: { pairs: DriftPair[] }) {
                 <td className="num">{fmt.duration(Math.abs(p.offsetMs))}{p.moveMoney !== 0 && <> · <Money value={-p.moveMoney} /></>}</td>
                 <td className="num">{fmt.qty(Math.round(p.slippagePoints * 10) / 10)} · <Money value={-p.slippageMoney} /></td>
                 <td><Money value={-p.feeDiff} /></td>
+                {funding && <td data-testid="drift-pair-funding"><Money value={p.funding} /></td>}
               </tr>
             ))}
           </tbody>
