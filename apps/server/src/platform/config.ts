@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,9 @@ function isTimeZone(tz: string): boolean {
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** PEM certificate chain and key: set both and the server speaks HTTPS, HTTP/2 with HTTP/1.1 beside it. */
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
   ROLE: z.enum(ROLES).default('all'),
@@ -211,6 +215,15 @@ export const configSchema = z.object({
 /** Keys that let this server receive or pay out real money: a chain endpoint, the deposit key, a payout mode. */
 const REAL_MONEY_KEYS = ['BSC_RPC_URL', 'TRON_API_URL', 'DEPOSIT_XPUB', 'WITHDRAW_PAYOUT', 'HOT_WALLET_KEY'] as const;
 
+function isReadableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Rules across keys, each naming the keys it needs. `given`: the keys set in the environment. */
 function crossCheck(c: z.infer<typeof configSchema>, given: Record<string, string>): string[] {
   const problems: string[] = [];
@@ -227,6 +240,11 @@ function crossCheck(c: z.infer<typeof configSchema>, given: Record<string, strin
   if (c.TELEGRAM_BOT_TOKEN) {
     if (!c.TELEGRAM_BOT_NAME) problems.push('TELEGRAM_BOT_NAME: is required with TELEGRAM_BOT_TOKEN (the deep links name the bot)');
     if (!c.TELEGRAM_WEBHOOK_SECRET) problems.push('TELEGRAM_WEBHOOK_SECRET: is required with TELEGRAM_BOT_TOKEN (updates without it are refused)');
+  }
+  if ((c.TLS_CERT_FILE === undefined) !== (c.TLS_KEY_FILE === undefined)) problems.push('TLS_CERT_FILE, TLS_KEY_FILE: set both or neither (the certificate chain and its private key, PEM)');
+  for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+    const file = c[key];
+    if (file !== undefined && !isReadableFile(file)) problems.push(`${key}: ${file} is not a readable file`);
   }
   if ((c.VAPID_PUBLIC_KEY === undefined) !== (c.VAPID_PRIVATE_KEY === undefined)) problems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (the pair of `npx web-push generate-vapid-keys`)');
   if (c.WITHDRAW_PAYOUT === 'hot-wallet') {
