@@ -57,7 +57,7 @@ function getHttp2(url: string): Promise<{ status: number; protocol: string | und
 function getHttp1(url: string): Promise<{ status: number; version: string; body: string }> {
   return new Promise((resolve, reject) => {
     https
-      .get(url, { ca, ALPNProtocols: ['http/1.1'] }, (res) => {
+      .get(url, { ca }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
