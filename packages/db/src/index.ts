@@ -2,6 +2,7 @@ export * from './schema';
 export * from './open';
 export { queryPrepared, sqlOf } from './prepared';
 export * from './results';
+export * from './like';
 export * from './scratch';
 export * from './settings';
 // One drizzle for the whole server: query helpers come from here, never from 'drizzle-orm' directly

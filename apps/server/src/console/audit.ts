@@ -1,7 +1,7 @@
 // Reading the audit log in the console: filtered, sorted and paged on the server; the same
 // filters exported as CSV.
 import type { AuditItem, AuditList, AuditQuery } from '@lq/contracts';
-import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { csvLine } from '../platform/csv';
 
 type Runner = Pick<Database, 'execute'>;
@@ -21,12 +21,11 @@ interface Row {
   outcome: AuditItem['outcome'];
 }
 
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function where(f: Filters): SQL {
   const parts: SQL[] = [sql`true`];
-  if (f.actor) parts.push(sql`actor ilike ${like(f.actor)}`);
-  if (f.action) parts.push(sql`action ilike ${like(f.action)}`);
+  if (f.actor) parts.push(sql`actor ilike ${containsPattern(f.actor)}`);
+  if (f.action) parts.push(sql`action ilike ${containsPattern(f.action)}`);
   if (f.objectType) parts.push(sql`object_type = ${f.objectType}`);
   if (f.objectId) parts.push(sql`object_id = ${f.objectId}`);
   if (f.source) parts.push(sql`source = ${f.source}`);

@@ -18,12 +18,11 @@ import {
   type WithdrawState,
 } from '@lq/contracts';
 import type { z } from 'zod';
-import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { autoApproveBelow, setAutoApproveBelow, setWithdrawLimit, withdrawLimitsByLevel } from '../withdrawals';
 import { setTwoPersonAbove, twoPersonAbove } from '../wallet';
 
 type Runner = Pick<Database, 'execute'>;
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const MONEY_ORDER = (t: string): Record<'id' | '-id' | 'amount' | '-amount', SQL> => ({
   id: sql.raw(`${t}.id`),
   '-id': sql.raw(`${t}.id desc`),
@@ -62,7 +61,7 @@ export async function withdrawalsForConsole(db: Database, q: WithdrawQuery): Pro
   else if (q.state !== 'all') parts.push(sql`w.status = ${q.state}`);
   // A number is a withdrawal's or a user's id; anything else a part of the e-mail, address or transaction.
   if (q.q && /^\d{1,18}$/.test(q.q)) parts.push(sql`(w.id = ${q.q}::bigint or w.user_id = ${q.q}::bigint)`);
-  else if (q.q) parts.push(sql`(u.mail ilike ${like(q.q)} or w.address ilike ${like(q.q)} or w.tx_hash ilike ${like(q.q)})`);
+  else if (q.q) parts.push(sql`(u.mail ilike ${containsPattern(q.q)} or w.address ilike ${containsPattern(q.q)} or w.tx_hash ilike ${containsPattern(q.q)})`);
   const where = parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
   const rows = rowsOf<WithdrawRow>(
     await db.execute(sql`select w.id::text as id, w.network, w.address, w.amount::text as amount, w.fee::text as fee, w.status, w.tx_hash, w.reason,
@@ -143,7 +142,7 @@ export async function depositsForConsole(db: Runner, confirmations: Record<Depos
   if (q.state !== 'all') parts.push(sql`d.status = ${DEPOSIT_STATUS[q.state]}`);
   if (q.network) parts.push(sql`d.network = ${q.network}`);
   if (q.q && /^\d{1,18}$/.test(q.q)) parts.push(sql`(d.id = ${q.q}::bigint or d.user_id = ${q.q}::bigint)`);
-  else if (q.q) parts.push(sql`(u.mail ilike ${like(q.q)} or d.tx_hash ilike ${like(q.q)} or d.from_address ilike ${like(q.q)})`);
+  else if (q.q) parts.push(sql`(u.mail ilike ${containsPattern(q.q)} or d.tx_hash ilike ${containsPattern(q.q)} or d.from_address ilike ${containsPattern(q.q)})`);
   const where = parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
   const rows = rowsOf<DepositRow>(
     await db.execute(sql`select d.id::text as id, d.network, d.tx_hash, d.log_index, d.from_address, d.user_id::text as user_id, u.mail, d.amount::text as amount,

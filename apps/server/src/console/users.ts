@@ -1,7 +1,7 @@
 // The console's dashboard and users: figures of the platform's day, and the user list searched,
 // filtered, sorted and paged on the server (balances read from the ledger's accounts).
 import { formatMoney, type ConsoleDashboard, type ConsoleUserItem, type ConsoleUserList, type ConsoleUsersQuery } from '@lq/contracts';
-import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
 
 type Runner = Pick<Database, 'execute'>;
 const money = (micro: string | null) => formatMoney(BigInt(micro ?? '0'));
@@ -63,7 +63,7 @@ export async function consoleUsersOf(db: Runner, q: { q?: string; id?: number; l
   const parts: SQL[] = [sql`true`];
   if (q.id !== undefined) parts.push(sql`u.id = ${q.id}`);
   if (q.q) {
-    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(q.q);
     parts.push(sql`(u.mail ilike ${like} or u.user_code ilike ${like} or u.id::text = ${q.q})`);
   }
   if (q.level) parts.push(sql`u.user_level = ${q.level}`);

@@ -36,21 +36,9 @@ export interface TradeFill {
   ticket?: string | null;
 }
 
-/** One order of one side, its fills together. */
-export interface Trade {
-  clientOrderId: string;
-  action: Action;
-  side: PositionSide;
-  qty: number;
-  /** Quantity-weighted. */
-  price: number;
-  fee: number;
-  pnl: number;
-  /** The first fill's time. */
-  time: number;
+/** One order of one side, its fills together: quantity, fee and PnL summed, the price weighted by quantity, the first fill's time. */
+export interface Trade extends TradeFill {
   fills: number;
-  reason: string | null;
-  ticket?: string | null;
 }
 
 export interface Pair {

@@ -8,30 +8,17 @@
 import type { Candles, Fill } from '@lq/engine';
 import { clientOrderId } from '@lq/venues';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
-import { liveSourceOf, loadCandleRange, type SeriesKey } from '../market';
-import { firstCandleSql, MINUTE, type Bar } from '../runner';
+import { liveSourceOf, loadRecordedRange, type SeriesKey } from '../market';
+import { firstCandleSql, MINUTE, toBars, type Bar } from '../runner';
 import { ShadowBacktest, specKey, type ShadowSpec } from './shadow';
 
 /** Candles read per query while catching up (a week of 1m candles). */
 const CHUNK_MS = 7 * 24 * 60 * MINUTE;
 
-function toBars(c: Candles): Bar[] {
-  const out: Bar[] = [];
-  for (let i = 0; i < c.length; i++) out.push({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
-  return out;
-}
-
-/**
- * The 1m candles a robot on `exchange` saw, fromMs ≤ time < toMs, in time order as one or two runs:
- * the imported history before the recording (as the runner's feed reads it), then what the runner
- * recorded under the venue's live source.
- */
-export async function robotCandles(database: DatabaseHandle, exchange: string, symbol: string, fromMs: number, toMs: number): Promise<Candles[]> {
+/** The 1m candles a robot on `exchange` saw, fromMs ≤ time < toMs, as its feed reads them (recorded, and the imported history before). */
+export function robotCandles(database: DatabaseHandle, exchange: string, symbol: string, fromMs: number, toMs: number): Promise<Candles[]> {
   const live: SeriesKey = { source: liveSourceOf(exchange), symbol, timeframe: '1m' };
-  const recorded = await loadCandleRange(database, { ...live, fromMs, toMs });
-  const historyEnd = recorded.length > 0 ? recorded.time[0] : toMs;
-  if (historyEnd <= fromMs) return [recorded];
-  return [await loadCandleRange(database, { source: exchange, symbol, timeframe: '1m', fromMs, toMs: historyEnd }), recorded];
+  return loadRecordedRange(database, live, { source: exchange, symbol, timeframe: '1m' }, fromMs, toMs);
 }
 
 /** The same candles as bars, for the shadow's steps. */

@@ -6,9 +6,9 @@
 // candles, not the robot's whole history.
 import { createHash } from 'node:crypto';
 import { getInstrument, type Fill } from '@lq/engine';
-import { createPaperRobot, type PaperRobot } from '@lq/venues';
+import type { PaperRobot } from '@lq/venues';
 import { venueOf } from '../strategy-setup';
-import { MINUTE, robotStrategyOf, seededAiStream, type Bar } from '../runner';
+import { MINUTE, paperRobotOf, robotStrategyOf, seededAiStream, type Bar } from '../runner';
 
 /** What a shadow is built from (a robot's row, its account's exchange and its first candle). */
 export interface ShadowSpec {
@@ -52,17 +52,7 @@ export class ShadowBacktest {
   static async create(spec: ShadowSpec, range: (fromMs: number, toMs: number) => Promise<Bar[]>): Promise<ShadowBacktest> {
     const instrument = getInstrument(spec.symbol, venueOf(spec.exchange));
     const { strategy, settings: s } = robotStrategyOf({ strategy: spec.strategy, params: spec.params, leverage: spec.leverage }, instrument);
-    const robot = createPaperRobot({
-      strategy,
-      instrument,
-      capital: spec.capital,
-      leverage: s.leverage,
-      makerFee: s.makerFee,
-      takerFee: s.takerFee,
-      spreadPoints: s.spreadPoints,
-      intervalMs: s.intervalMs,
-      utcOffsetMinutes: s.utcOffsetMinutes,
-    });
+    const robot = paperRobotOf(strategy, instrument, spec.capital, s);
     if (s.ai) {
       const offsetMs = s.intervalMs >= 86_400_000 ? -s.utcOffsetMinutes * 60_000 : 0;
       robot.kernel.attachAi(await seededAiStream(range, spec.fromMs, s.intervalMs, offsetMs));

@@ -14,7 +14,7 @@ export const marketPlugin = fp(
 );
 
 export { MARKET_OPS } from './ops';
-export { isLiveSource, listSeries, liveSourceOf, loadCandleRange, writeCandles, type SeriesKey } from './store';
+export { isLiveSource, listSeries, liveSourceOf, loadCandleRange, loadRecordedRange, writeCandles, type SeriesKey } from './store';
 export { latestImportRuns, MarketImportError } from './imports';
 export { createExchangeRun } from './exchange';
 export { createDukascopyRun } from './dukascopy';

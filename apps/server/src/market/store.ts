@@ -328,3 +328,15 @@ export async function missingRanges(
 export async function deleteSeries(database: DatabaseHandle, key: SeriesKey): Promise<void> {
   await database.db.delete(candleChunks).where(keyWhere(key));
 }
+
+/**
+ * The 1m candles a robot saw, fromMs ≤ time < toMs, in time order as one or two runs: before the
+ * runner's recording under the venue's live source (`recorded`) starts, the market's imported
+ * history (`history`, read, never extended); then the recording.
+ */
+export async function loadRecordedRange(database: DatabaseHandle, recorded: SeriesKey, history: SeriesKey | null, fromMs: number, toMs: number): Promise<Candles[]> {
+  const live = await loadCandleRange(database, { ...recorded, fromMs, toMs });
+  const historyEnd = live.length > 0 ? live.time[0] : toMs;
+  if (!history || historyEnd <= fromMs) return [live];
+  return [await loadCandleRange(database, { ...history, fromMs, toMs: historyEnd }), live];
+}

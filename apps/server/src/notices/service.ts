@@ -4,7 +4,7 @@
 // those published before the reader registered count as read unless pinned, so a new user's badge
 // shows what is news to them.
 import { AppError, NOTICE_FALLBACK_LOCALE, noticeText, type ConsoleNoticeDetail, type Locale, type NoticeCategory, type NoticeDetail, type NoticeItem, type NoticeList, type NoticeState, type NoticeText } from '@lq/contracts';
-import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { noticeExcerpt, renderNoticeHtml } from './markdown';
 
 type Runner = Pick<Database, 'execute'>;
@@ -131,7 +131,7 @@ export async function noticesForConsole(
   else if (q.state) parts.push(sql`n.status = ${q.state}`);
   if (q.category) parts.push(sql`n.category = ${q.category}`);
   if (q.q) {
-    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(q.q);
     parts.push(sql`exists (select 1 from notice_texts t where t.notice_id = n.id and t.title ilike ${like})`);
   }
   const where = sql.join(parts, sql` and `);

@@ -4,7 +4,7 @@
 import type { DatabaseHandle } from '@lq/db';
 import type { Candles } from '@lq/engine';
 import { CcxtVenue, type CcxtVenueId } from '@lq/venues';
-import { loadCandleRange, writeCandles, type SeriesKey } from '../market';
+import { loadCandleRange, loadRecordedRange, writeCandles, type SeriesKey } from '../market';
 
 export const MINUTE = 60_000;
 
@@ -17,7 +17,8 @@ export interface Bar {
   readonly volume: number;
 }
 
-function toBars(c: Candles): Bar[] {
+/** Candle columns as bars, for the strategies' steps. */
+export function toBars(c: Candles): Bar[] {
   const out: Bar[] = [];
   for (let i = 0; i < c.length; i++) out.push({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] });
   return out;
@@ -155,11 +156,8 @@ export class CandleFeed {
       return Number.isFinite(toMs) ? out.filter((b) => b.time < toMs) : out;
     }
     const end = Number.isFinite(toMs) ? toMs : (this.newest ?? fromMs) + MINUTE;
-    const recorded = toBars(await loadCandleRange(this.database, { ...this.key, fromMs, toMs: end }));
     // Before the recording starts, the imported history of the market (AI warm-up windows).
-    const historyEnd = recorded.length ? recorded[0].time : end;
-    if (!this.history || historyEnd <= fromMs) return recorded;
-    return [...toBars(await loadCandleRange(this.database, { ...this.history, fromMs, toMs: historyEnd })), ...recorded];
+    return (await loadRecordedRange(this.database, this.key, this.history ?? null, fromMs, end)).flatMap(toBars);
   }
 
   private async lastTimeOf(key: SeriesKey): Promise<number | null> {

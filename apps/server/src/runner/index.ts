@@ -6,9 +6,9 @@ import { Runner, type RunnerLog, type RunnerOptions } from './runner';
 export { Runner } from './runner';
 export type { RunnerOptions } from './runner';
 export type { Bar, CandleSource } from './feed';
-export { MINUTE } from './feed';
+export { MINUTE, toBars } from './feed';
 export { firstCandleSql } from './first-candle';
-export { robotStrategyOf, seededAiStream, type RobotSettings } from './robot';
+export { paperRobotOf, robotStrategyOf, seededAiStream, type RobotSettings } from './robot';
 export { createVenue, registerVenueFactory, VenueCache, type VenueFactory, type VenueContext } from './venues';
 
 /** Starts the runner loop on this process's database; `stop()` gives the leases back. */

@@ -145,6 +145,25 @@ export function robotStrategyOf(row: Pick<DriverRow, 'strategy' | 'params' | 'le
 }
 
 /**
+ * The paper robot of a strategy with its settings: a paper robot runs it, and the drift monitor's
+ * shadow replays it — built in one place, so the two can never be configured apart (a paper
+ * robot's drift is 0 by construction).
+ */
+export function paperRobotOf(strategy: Strategy, instrument: Instrument, capital: number, s: RobotSettings): PaperRobot {
+  return createPaperRobot({
+    strategy,
+    instrument,
+    capital,
+    leverage: s.leverage,
+    makerFee: s.makerFee,
+    takerFee: s.takerFee,
+    spreadPoints: s.spreadPoints,
+    intervalMs: s.intervalMs,
+    utcOffsetMinutes: s.utcOffsetMinutes,
+  });
+}
+
+/**
  * An AI robot's signal stream, seeded with the decision candles in the `aiWarmupMs` window before
  * the bucket of its first candle: the same `fromMs` and stored candles give the same signals on
  * every replay, in the runner and in the shadow backtest.
@@ -234,17 +253,7 @@ export class RobotDriver {
     const offsetMs = s.intervalMs >= 86_400_000 ? -s.utcOffsetMinutes * 60_000 : 0;
     this.resampler = new Resampler(s.intervalMs, offsetMs);
     if (this.mode === 'paper') {
-      this.paper = createPaperRobot({
-        strategy: this.strategy,
-        instrument: this.instrument,
-        capital: this.capital,
-        leverage: s.leverage,
-        makerFee: s.makerFee,
-        takerFee: s.takerFee,
-        spreadPoints: s.spreadPoints,
-        intervalMs: s.intervalMs,
-        utcOffsetMinutes: s.utcOffsetMinutes,
-      });
+      this.paper = paperRobotOf(this.strategy, this.instrument, this.capital, s);
       this.kernel = this.paper.kernel;
     } else {
       if (!this.o.venue) throw new Error(`robot ${this.id}: no venue`);
