@@ -42,14 +42,15 @@ export class FundingRecorder {
     if (!(v instanceof CcxtVenue)) return 0;
     const since = r.last_paid !== null ? Number(r.last_paid) + 1 : Number(r.from_ms);
     const paid = (await v.fetchFunding(r.symbol, since)).filter((f) => f.time >= Number(r.from_ms) && f.time < until);
-    let recorded = 0;
-    for (const f of paid) {
-      const rows = rowsOf(
-        await this.database.db.execute(sql`insert into robot_funding (robot_id, venue_id, amount, paid_at) values (${robotId}, ${f.id}, ${String(f.amount)}, ${f.time})
-          on conflict do nothing returning 1 as ok`),
-      );
-      recorded += rows.length;
-    }
+    // One statement for the lot; a payment already recorded (a pass run twice) is kept as it was.
+    const recorded =
+      paid.length === 0
+        ? 0
+        : rowsOf(
+            await this.database.db.execute(sql`insert into robot_funding (robot_id, venue_id, amount, paid_at)
+              values ${sql.join(paid.map((f) => sql`(${robotId}, ${f.id}, ${String(f.amount)}, ${f.time})`), sql`, `)}
+              on conflict do nothing returning 1 as ok`),
+          ).length;
     this.asked.set(robotId, settled);
     return recorded;
   }

@@ -27,15 +27,15 @@ export async function checkAllDrift(
   log: Pick<FastifyBaseLogger, 'warn'>,
   funding?: FundingRecorder,
 ): Promise<{ robots: number; told: number; failed: number }> {
-  const ids = rowsOf<{ id: string }>(
-    await database.db.execute(sql`select id::text as id from robots where last_candle_at is not null
+  const rows = rowsOf<{ id: string; mode: string }>(
+    await database.db.execute(sql`select id::text as id, mode from robots where last_candle_at is not null
       and (status in ('running', 'paused', 'stopping') or (status = 'stopped' and stopped_at > now() - interval '1 hour')) order by id`),
-  ).map((r) => Number(r.id));
+  ).map((r) => ({ id: Number(r.id), live: r.mode === 'live' }));
   let told = 0;
   let failed = 0;
-  for (const id of ids) {
-    // A venue that cannot tell the funding now is asked again at the next pass; the check goes on.
-    await funding?.record(id).catch((err: unknown) => log.warn({ err, robot: id }, 'drift: funding not read'));
+  for (const { id, live } of rows) {
+    // Only live robots pay funding. A venue that cannot tell it now is asked again at the next pass; the check goes on.
+    if (live) await funding?.record(id).catch((err: unknown) => log.warn({ err, robot: id }, 'drift: funding not read'));
     try {
       told += (await checkDrift(database, monitor, id))?.told.length ?? 0;
     } catch (err) {
@@ -43,7 +43,7 @@ export async function checkAllDrift(
       log.warn({ err, robot: id }, 'drift: check failed');
     }
   }
-  return { robots: ids.length, told, failed };
+  return { robots: rows.length, told, failed };
 }
 
 export function startDriftJobs(monitor: ShadowMonitor, funding?: FundingRecorder) {
