@@ -1,7 +1,7 @@
-// The first render and a hash change: HashRouter reads the location while it renders and listens
-// only from a layout effect; a hash that moves in between (a goto while the first screen renders,
-// as robot-flow's did under CI load) must still open its page. The init script moves the hash at
-// the exact moment the router subscribes (its popstate listener), before which no event reaches it.
+// The first render and a hash change: the router reads the location while it renders and listens
+// only from an effect; a hash that moves in between (a goto while the first screen renders, as
+// robot-flow's did under CI load) must still open its page. The init script moves the hash at the
+// exact moment the router subscribes (its popstate listener), before which no event reaches it.
 import { expect, test } from '@playwright/test';
 
 test('a hash change while the app mounts opens that page', async ({ page }) => {
@@ -20,6 +20,21 @@ test('a hash change while the app mounts opens that page', async ({ page }) => {
   await expect(page).toHaveURL(/pages\/aboutus\/aboutus/);
   await expect(page.getByTestId('about-version')).toBeVisible();
   await expect(page.getByTestId('agreement-privacy')).toHaveCount(0);
+});
+
+// Spec §2's addresses keep the query inside the hash (`#/path?query`), read exactly as written (an
+// encoded `%25` stays a literal `%25` in the value); a link's state (the typed e-mail) reaches the
+// next page; the browser's back button returns.
+test('the query stays in the hash, exact, and a link carries its state', async ({ page }) => {
+  await page.goto('/#/pages/rigister/register?inviteCode=AB%2525CD');
+  await expect(page.getByTestId('register-invite')).toHaveValue('AB%25CD');
+  await page.getByTestId('register-email').fill('carried@example.com');
+  await page.getByTestId('link-login').click();
+  await expect(page.getByTestId('login-email')).toHaveValue('carried@example.com');
+  expect(await page.evaluate(() => [location.search, location.hash])).toEqual(['', '#/pages/login/login']);
+  await page.goBack();
+  await expect(page.getByTestId('register-invite')).toHaveValue('AB%25CD');
+  expect(await page.evaluate(() => location.search)).toBe('');
 });
 
 // A link opened in a new tab: the tab's history already holds about:blank, so "back" from the first

@@ -121,7 +121,7 @@ export default defineConfig({
         advancedChunks: {
           includeDependenciesRecursively: false,
           groups: [
-            // zod apart from react-hook-form: login and register paint without it (lib/lazyResolver).
+            // zod apart from react-hook-form: the other forms use both; login, register and reset load only zod, on first focus (lib/firstScreenForm).
             { name: 'zod', test: /node_modules[\\/](zod|@hookform)[\\/]/ },
             { name: 'forms', test: /node_modules[\\/]react-hook-form[\\/]/ },
             { name: 'charts', test: /node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]/ },

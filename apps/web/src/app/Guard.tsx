@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from '../lib/router';
 import { useAppStore } from '../lib/store';
 import { LOGIN_PATH } from './routeTable';
 

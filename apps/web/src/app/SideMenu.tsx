@@ -4,7 +4,7 @@
 // a calculator Mine); only a page of no section falls back to the last entry chosen.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from '../lib/router';
 import { IconBack, IconChart, IconDoc, IconHome, IconInfo, IconKey, IconRobot, IconShield, IconUser, IconWallet } from '../components/icons';
 import { browserStorage } from '../lib/storage';
 import { useAppStore, appStore } from '../lib/store';
@@ -63,7 +63,7 @@ export function SideMenu() {
     }
     setRemembered(index);
     browserStorage().setItem(MENU_INDEX_KEY, String(index));
-    void navigate(entry.path);
+    navigate(entry.path);
   };
   const item = (entry: Entry, index: number) => (
     <button

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../lib/router';
 import { IconChart, IconRobot, IconUser } from '../components/icons';
 import type { Tab } from './routeTable';
 

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../lib/router';
 import { ROUTES, type RouteDef } from './routeTable';
 
 /** What an unknown path shows (the layout titles it; the router renders the not-found page). */

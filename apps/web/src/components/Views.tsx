@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { entryIndex, useNavigate } from '../lib/router';
 import { IconBack } from './icons';
 
 export function Spinner({ label }: { label: string }) {
@@ -28,13 +28,12 @@ export function ErrorView({ message, onRetry }: { message: string; onRetry: () =
 export function NavBar({ title, back = true, right }: { title: string; back?: boolean; right?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  // Back within the app only: the router numbers this tab's entries (history.state.idx, kept by a
-  // replace). At the first one — a link opened in a new tab, where history.length already counts
+  // Back within the app only: the router numbers this tab's entries (lib/router entryIndex, kept by
+  // a replace). At the first one — a link opened in a new tab, where history.length already counts
   // about:blank — back would leave the app, so it goes home instead.
   const goBack = () => {
-    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) void navigate(-1);
-    else void navigate('/', { replace: true });
+    if (entryIndex() > 0) navigate(-1);
+    else navigate('/', { replace: true });
   };
   return (
     <header className="navbar">

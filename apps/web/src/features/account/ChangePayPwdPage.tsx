@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../lib/router';
 import { Spinner } from '../../components/Views';
 import { PayPwdForm, usePayPwdMode } from './ChangePayPwdDialog';
 
@@ -12,7 +12,7 @@ export default function ChangePayPwdPage() {
   return (
     <div className="stack">
       <h2 style={{ margin: 0, fontSize: 20, textAlign: 'center' }}>{mode === 'change' ? t('account.changePayPwd') : t('account.setPayPwd')}</h2>
-      <PayPwdForm mode={mode} onDone={() => void navigate(-1)} />
+      <PayPwdForm mode={mode} onDone={() => navigate(-1)} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { graphemes, isVipLevel } from '@lq/contracts';
 import { IconChevron } from '../../components/icons';
 import { logout } from '../../lib/session';

@@ -2,7 +2,7 @@
 // hides 300 ms after the pointer leaves.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { POPUP_CLOSE_DELAY_MS } from '@lq/contracts';
 import { IconUser } from '../../components/icons';
 import { logout } from '../../lib/session';

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ACCOUNT_LEVERAGE_DEFAULT, ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, apiKeyValue, type AccountBindResult, type AccountExchange } from '@lq/contracts';

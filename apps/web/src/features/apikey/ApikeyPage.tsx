@@ -1,7 +1,7 @@
 // pages/apikey/apikey: the entry of trading accounts — per market (forex, crypto) how many
 // accounts are bound, frozen and trading, with "manage" (the market's list) and "bind".
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { ErrorView, Spinner } from '../../components/Views';
 import { BIND_MARKET_PATH, listPath, useOverview } from './api';
 import './apikey.css';

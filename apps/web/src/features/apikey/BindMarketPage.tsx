@@ -1,7 +1,7 @@
 // pages/apikey/bindMarket: choose the market, then the exchange, then the form (apiAdd).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import type { AccountExchange, AccountMarket } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { useAppStore } from '../../lib/store';
@@ -46,7 +46,7 @@ export default function BindMarketPage() {
           </button>
         ))}
       </div>
-      <Button block onClick={() => void navigate(addPath(exchange))} data-testid="bind-next">
+      <Button block onClick={() => navigate(addPath(exchange))} data-testid="bind-next">
         {t('bindMarket.next')}
       </Button>
     </div>

@@ -1,6 +1,5 @@
-import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import { mailFrom } from './carriedMail';
 import { useState } from 'react';
 import type { LoginResult } from '@lq/contracts';
@@ -9,28 +8,27 @@ import { TextField } from '../../components/TextField';
 import { api, startSession } from '../../lib/session';
 import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
-import { lazyZodResolver } from '../../lib/lazyResolver';
+import { formRules, useFirstScreenForm } from '../../lib/firstScreenForm';
 import type { LoginForm } from './schemas';
 
-const loginRules = lazyZodResolver<LoginForm>(() => import('./schemas').then((m) => m.loginForm));
+const loginRules = formRules(() => import('./schemas').then((m) => m.loginForm));
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState, control } = useForm<LoginForm>({ resolver: loginRules.resolver, defaultValues: { userMail: mailFrom(location.state), password: '' } });
-  const errors = formState.errors;
-  const typedMail = useWatch({ control, name: 'userMail' }) ?? '';
+  const { attach, onChange, submit, field, values, errors } = useFirstScreenForm<LoginForm>(loginRules, { userMail: mailFrom(location.state), password: '' });
+  const typedMail = values.userMail;
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = submit(async (values) => {
     setBusy(true);
     try {
       const result = await api.post<LoginResult>('user/api/login', { userMail: values.userMail.trim(), password: values.password });
       startSession(result.token, result.user);
       showToast(t('auth.loginSuccess'), 'success');
       const from = (location.state as { from?: string } | null)?.from;
-      void navigate(from && !from.startsWith('/pages/login') ? from : '/', { replace: true });
+      navigate(from && !from.startsWith('/pages/login') ? from : '/', { replace: true });
     } catch {
       // the client already showed the server's message
     } finally {
@@ -42,9 +40,9 @@ export default function LoginPage() {
     <div className="auth-page">
       <h2>{t('auth.loginTitle')}</h2>
       <p className="sub">{t('auth.loginSubtitle')}</p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={loginRules.preload} noValidate data-testid="login-form">
-        <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="login-email" error={fieldError(t, errors.userMail, 'validation.email')} {...register('userMail')} />
-        <TextField label={t('auth.password')} type="password" revealable autoComplete="current-password" data-testid="login-password" error={fieldError(t, errors.password, 'validation.required')} {...register('password')} />
+      <form ref={attach} className="form" onSubmit={onSubmit} onChange={onChange} onFocus={loginRules.preload} noValidate data-testid="login-form">
+        <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="login-email" error={fieldError(t, errors.userMail, 'validation.email')} {...field('userMail')} />
+        <TextField label={t('auth.password')} type="password" revealable autoComplete="current-password" data-testid="login-password" error={fieldError(t, errors.password, 'validation.required')} {...field('password')} />
         <Button type="submit" block busy={busy} data-testid="login-submit">
           {t('auth.login')}
         </Button>

@@ -1,7 +1,7 @@
 // pages/backtest/chooseList/chooseList: the strategies of the current market (tactics-selection)
 // → the matching create-order page.
 import { useBacktestTranslation } from '../../i18n';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { Button } from '../../components/Button';
 import { IconChevron } from '../../components/icons';
 import { useAppStore } from '../../lib/store';

@@ -7,7 +7,7 @@ import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useBacktestTranslation } from '../../i18n';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CREATE_ORDER_TYPE, ERRORS } from '@lq/contracts';
 import type { AccountItem, AccountList, RobotCreateResult, SeatSummary } from '@lq/contracts';
@@ -270,7 +270,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
       void queryClient.invalidateQueries({ queryKey: ['robot-seats'] });
       const notice = result.notices[0]?.message;
       showToast(notice ? `${tr('create.started')} · ${t('backtest.adjusted', { message: notice })}` : tr('create.started'), 'success');
-      void navigate(`/pages/orderDetail/orderDetail?id=${result.robot.id}`);
+      navigate(`/pages/orderDetail/orderDetail?id=${result.robot.id}`);
     } catch (error) {
       if (error instanceof ApiError) {
         const data = error.data as ({ field?: string } & NonNullable<SeatInfo>) | null;
@@ -314,7 +314,7 @@ function StrategyForm({ strategy, market, dataSource, robot, currencies, prefill
       showToast(notice ? `${t('backtest.started')} · ${t('backtest.adjusted', { message: notice })}` : t('backtest.started'), 'success');
       // Created: the button stays busy (disabled) while the page goes, so a slow second click sends nothing.
       created = true;
-      void navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
+      navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
     } catch (error) {
       if (error instanceof ApiError) {
         const field = (error.data as { field?: string } | null)?.field?.replace(/^params\./, '');

@@ -4,7 +4,7 @@
 // every trade's own marker; zoomed out, bars with several trades show one grouped marker.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBacktestTranslation } from '../../i18n';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import type { BacktestKline } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { IconBack } from '../../components/icons';
@@ -61,8 +61,8 @@ export default function FullScreenKlinePage() {
   };
 
   const back = () => {
-    if (window.history.length > 1) void navigate(-1);
-    else void navigate(id ? `/pages/backtest/resultDateil/resultDetail?id=${id}` : '/');
+    if (window.history.length > 1) navigate(-1);
+    else navigate(id ? `/pages/backtest/resultDateil/resultDetail?id=${id}` : '/');
   };
 
   const grouped = !!data && data.groups.length > 0;

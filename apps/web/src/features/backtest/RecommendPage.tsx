@@ -3,7 +3,7 @@
 // create-order form prefilled.
 import { useMemo, useState, type ReactNode } from 'react';
 import { useBacktestTranslation } from '../../i18n';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ERRORS, type RecommendPreset, type Recommendation } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -172,7 +172,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
       const result = await createBacktest({ type: 0, strategy: r.strategy, dataSource: r.dataSource, symbol: r.symbol, params });
       void invalidateBacktests(queryClient);
       showToast(t('backtest.started'), 'success');
-      void navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
+      navigate(`/pages/backtest/resultDateil/resultDetail?id=${result.backtest.id}`);
     } catch (error) {
       setProblem(problemOf(error, t));
     } finally {
@@ -183,7 +183,7 @@ export default function RecommendPage({ marketSwitcher }: { marketSwitcher?: Rea
   const editPreset = (r: Recommendation, preset: RecommendPreset) => {
     if (!isStrategyKey(r.strategy)) return;
     const params = { ...preset.params, ...rangeOf(r) };
-    void navigate(createOrderPath(r.strategy, marketOfDataSource(r.dataSource), { symbol: r.symbol, params: JSON.stringify(params) }));
+    navigate(createOrderPath(r.strategy, marketOfDataSource(r.dataSource), { symbol: r.symbol, params: JSON.stringify(params) }));
   };
 
   const running = loaded?.status === 'running';

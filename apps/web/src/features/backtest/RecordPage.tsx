@@ -3,7 +3,7 @@
 // with a confirmation that says what will happen.
 import { useState } from 'react';
 import { useBacktestTranslation } from '../../i18n';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BacktestItem, BacktestTab } from '@lq/contracts';
 import { Button } from '../../components/Button';

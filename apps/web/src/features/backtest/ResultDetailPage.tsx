@@ -3,7 +3,7 @@
 // log, the full-screen K-line and "start a robot with these parameters".
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useBacktestTranslation } from '../../i18n';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { inParamOrder, type BacktestDetail, type BacktestReport } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -55,7 +55,7 @@ function Detail({ item }: { item: BacktestDetail }) {
       } else {
         await deleteBacktest(item.id);
         showToast(t('backtest.deleted'), 'success');
-        void navigate('/pages/backtest/backtestRecord', { replace: true });
+        navigate('/pages/backtest/backtestRecord', { replace: true });
       }
       void invalidateBacktests(queryClient);
       setConfirm(null);
@@ -72,7 +72,7 @@ function Detail({ item }: { item: BacktestDetail }) {
       const prefill = await getRobotPrefill(item.id);
       const strategy = isStrategyKey(prefill.strategy) ? prefill.strategy : isStrategyKey(item.strategy) ? item.strategy : null;
       if (!strategy) return;
-      void navigate(createOrderPath(strategy, item.market, { type: '1', symbol: prefill.symbol, params: JSON.stringify(prefill.params), from: String(prefill.fromBacktest) }));
+      navigate(createOrderPath(strategy, item.market, { type: '1', symbol: prefill.symbol, params: JSON.stringify(prefill.params), from: String(prefill.fromBacktest) }));
     } catch {
       // message shown by the client
     } finally {

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import type { EquityPurchase, EquityRights } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ErrorView } from '../../components/Views';

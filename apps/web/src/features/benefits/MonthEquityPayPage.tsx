@@ -3,7 +3,7 @@
 // seat" / "backtest slots full" with `?kind=seat&market=crypto` already chosen.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import { BENEFIT_MARKETS, marketOfDataSourceType, PACK_KINDS, PACK_MONTHS, PACK_QUANTITY, type PackKind } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ErrorView } from '../../components/Views';
@@ -64,7 +64,7 @@ export default function MonthEquityPayPage() {
     try {
       if (needMonth) await acceptAgreement('monthEquity');
       if (needAuto) await acceptAgreement('autoSubscribe');
-      void navigate(`${PAY_PATH}${orderSearch(order)}`);
+      navigate(`${PAY_PATH}${orderSearch(order)}`);
     } catch (e) {
       showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
     } finally {

@@ -3,7 +3,7 @@
 // the amount missing. One idempotency key per visit: a double tap or a retry buys once.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PAY_PWD_LENGTH } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -78,7 +78,7 @@ export default function PayPage() {
       else await buy({ kind: order.item, market: order.market, quantity: order.quantity, months: order.months, autoRenew: order.autoRenew, paidPwd, idempotencyKey: key });
       await afterPurchase(queryClient);
       showToast(t('pay.done'), 'success');
-      void navigate(EQUITY_PATH, { replace: true });
+      navigate(EQUITY_PATH, { replace: true });
     } catch (e) {
       if (e instanceof ApiError && (e.data as { field?: string } | null)?.field === 'paidPwd') {
         setError(e.message);

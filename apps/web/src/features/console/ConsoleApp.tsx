@@ -3,7 +3,7 @@
 // a top bar with the sections; tables scroll inside their box on a phone.
 import { useEffect, type ReactNode } from 'react';
 import { getI18n, useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../lib/router';
 import { consoleApi, endOperatorSession, useOperatorSession } from './api';
 import { ApprovalsPage } from './ApprovalsPage';
 import { AuditPage } from './AuditPage';

@@ -1,7 +1,7 @@
 // The business at a glance (GET console/api/dashboard), refreshed every 30 seconds.
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import type { ConsoleDashboard } from '@lq/contracts';
 import { ErrorView, Spinner } from '../../components/Views';
 import { displayMoney } from '../../lib/money';

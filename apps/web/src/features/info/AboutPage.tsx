@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { APP_VERSION, APP_VERSION_CODE } from '@lq/contracts';
 import { IconChevron, Logo } from '../../components/icons';
 

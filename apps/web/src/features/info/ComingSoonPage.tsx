@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 
 /** Placeholder for routes whose features arrive in later releases. */
 export default function ComingSoonPage({ titleKey, params }: { titleKey: string; params?: Record<string, string> }) {

@@ -1,7 +1,7 @@
 // The unread count (notices and notifications) as a badge: `NoticeBell` for the desktop top bar (a bell linking to the notice
 // page), `NoticeCount` for the notice row on Mine. Nothing shows for guests or at zero.
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { countText, NOTICE_PATH, useUnread } from './api';
 import './notice.css';
 

@@ -4,7 +4,7 @@
 // read too; the unread dots, the count and "mark all read" are a signed-in user's.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router';
 import { NOTICE_CATEGORIES, type NoticeCategory, type NoticeItem } from '@lq/contracts';
 import { ErrorView } from '../../components/Views';
 import { localeTag } from '../../lib/format';

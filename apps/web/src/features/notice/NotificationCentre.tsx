@@ -2,7 +2,7 @@
 // money and packs, newest first, each in the user's language with what it is about, opening that
 // page on a tap (and read from then on); "mark all read".
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../lib/router';
 import { splitReason, type NotificationItem } from '@lq/contracts';
 import { ErrorView } from '../../components/Views';
 import { localeTag } from '../../lib/format';
@@ -45,7 +45,7 @@ export function NotificationCentre() {
   };
   const open = (n: NotificationItem) => {
     if (!n.read) void mark(n.id);
-    if (n.link) void navigate(n.link);
+    if (n.link) navigate(n.link);
   };
 
   return (

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBacktestTranslation } from '../../i18n';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { inParamOrder, type RobotDetail, type RobotEvent } from '@lq/contracts';
 import { Button } from '../../components/Button';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBacktestTranslation } from '../../i18n';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RobotItem, RobotTab } from '@lq/contracts';
 import { Button } from '../../components/Button';

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useBacktestTranslation } from '../../i18n';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import type { TacticsItem } from '@lq/contracts';
 import { IconChevron } from '../../components/icons';
 import { Sheet } from '../../components/Sheet';

@@ -6,7 +6,7 @@
 // the whole history as CSV.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import type { RebateItem, TeamMember } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { InviteCopyButton } from '../../components/InviteCopyButton';

@@ -2,7 +2,7 @@
 // stop distance. The maths is in calc.ts (unit-tested); the formula is shown on screen.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { formatNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { useInstruments } from './api';

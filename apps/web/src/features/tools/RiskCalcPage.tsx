@@ -3,7 +3,7 @@
 // formula is on screen; the maths is in calc.ts (unit-tested).
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { formatNumber } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { useInstruments } from './api';

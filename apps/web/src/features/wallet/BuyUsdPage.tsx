@@ -4,7 +4,7 @@
 // visit of the page, so a double tap or a retry opens one checkout.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../lib/router';
 import { parseMoney } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ApiError } from '../../lib/api';
@@ -39,7 +39,7 @@ export default function BuyUsdPage() {
     setBusy(true);
     try {
       const checkout = await createCardCheckout(amount.trim(), key);
-      void navigate(`/pages/webview/webview?checkout=${checkout.id}&url=${encodeURIComponent(checkout.checkoutUrl)}`);
+      navigate(`/pages/webview/webview?checkout=${checkout.id}&url=${encodeURIComponent(checkout.checkoutUrl)}`);
     } catch (e) {
       // An amount the server refused goes under the field; anything else (closed, limited, offline) above the button.
       if (e instanceof ApiError && (e.data as { field?: string } | null)?.field === 'amount') setError(e.message);

@@ -2,7 +2,7 @@
 // and QR code, with the minimum, the confirmations a credit waits for and the one-network warning.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../lib/router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEPOSIT_NETWORKS, parseMoney, type DepositNetwork, type RechargeItem } from '@lq/contracts';
 import { Button } from '../../components/Button';

@@ -3,7 +3,7 @@
 // With `checkout`, the checkout's state is polled and shown above the page: paid → credited. The
 // simulated provider's page is named as a demo above the frame (no card charged, the credit not real).
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import { useCardCheckout, useCardLimits, WALLET_PATH } from './api';
 import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';

@@ -3,7 +3,7 @@
 // taken, or held then released); the owner cancels it while it waits for review.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WithdrawItem } from '@lq/contracts';
 import { Button } from '../../components/Button';

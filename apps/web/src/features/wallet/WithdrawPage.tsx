@@ -4,7 +4,7 @@
 // retry makes one withdrawal.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -55,7 +55,7 @@ export default function WithdrawPage() {
     try {
       const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key });
       await invalidateWallet(queryClient);
-      void navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
+      navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
       if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd')) {

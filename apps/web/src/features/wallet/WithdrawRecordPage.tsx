@@ -1,7 +1,7 @@
 // pages/withdraw/withdrawRecord: the user's withdrawals, newest first, each with its state; a tap
 // opens the detail. Infinite scroll.
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '../../lib/router';
 import { Button } from '../../components/Button';
 import { useLoadMore } from '../../lib/useLoadMore';
 import { useWithdrawals } from './api';
