@@ -102,6 +102,9 @@ export default defineConfig({
   base: '/',
   build: {
     outDir: 'dist',
+    // .vite/manifest.json: the server reads it to name the login page's and locale's files in a
+    // Link header of index.html (platform/web.ts), so they load in the first round.
+    manifest: true,
     emptyOutDir: true,
     target: 'es2022',
     // Only the shell goes into the entry chunk; pages, other locales and charts load lazily.

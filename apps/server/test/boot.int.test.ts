@@ -47,6 +47,19 @@ describe('main.ts', () => {
       '<!doctype html><title>LQ</title><div id="root"></div>',
     );
     writeFileSync(path.join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+    // The build's manifest: index.html's response names the login page and the visitor's texts.
+    mkdirSync(path.join(web, '.vite'));
+    writeFileSync(
+      path.join(web, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/app-abc123.js' },
+        'src/features/auth/LoginPage.tsx': {
+          file: 'assets/LoginPage-abc.js',
+          imports: ['index.html'],
+        },
+        'src/i18n/locales/ja-JP.json': { file: 'assets/ja-JP-abc.js' },
+      }),
+    );
     writeFileSync(
       path.join(web, 'assets', 'app-abc123.js.br'),
       brotliCompressSync('console.log(1)'),
@@ -71,8 +84,19 @@ describe('main.ts', () => {
       expect(index.status).toBe(200);
       expect(await index.text()).toContain('id="root"');
       expect(index.headers.get('cache-control')).toBe('no-cache');
+      const japanese = await fetch(`${base}/`, {
+        headers: { 'accept-language': 'ja,en;q=0.5', 'accept-encoding': 'br' },
+      });
+      expect(japanese.headers.get('link')).toBe(
+        '</assets/ja-JP-abc.js>; rel=preload; as=script; crossorigin, </assets/LoginPage-abc.js>; rel=preload; as=script; crossorigin',
+      );
+      expect(japanese.headers.get('vary')).toBe('accept-encoding, accept-language');
+      expect(index.headers.get('link')).toBe(
+        '</assets/LoginPage-abc.js>; rel=preload; as=script; crossorigin',
+      );
       const asset = await fetch(`${base}/assets/app-abc123.js`);
       expect(asset.headers.get('cache-control')).toContain('immutable');
+      expect(asset.headers.get('link')).toBeNull();
       const plain = await fetch(`${base}/assets/app-abc123.js`, {
         headers: { 'accept-encoding': 'identity' },
       });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { loadFirstScreenHints } from './first-screen-hints';
 
 /**
  * The built SPA from WEB_DIST. Hash routes mean only `/` needs index.html; hashed assets are
@@ -19,23 +20,36 @@ export async function serveWeb(app: FastifyInstance, webDist: string) {
     );
     return;
   }
-  await app.register(fastifyStatic, {
-    root: webDist,
-    prefix: '/',
-    index: ['index.html'],
-    wildcard: true,
-    decorateReply: false,
-    cacheControl: false,
-    // The web build ships .br/.gz next to each file: serve those to clients that accept them.
-    preCompressed: true,
-    setHeaders(res, filePath) {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.setHeader(
-        'cache-control',
-        immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-      // The body depends on accept-encoding (pre-compressed variants): tell shared caches.
-      res.setHeader('vary', 'accept-encoding');
-    },
+  const hints = loadFirstScreenHints(webDist);
+  // A scope of its own, so the hook below sees only the static files' responses.
+  await app.register(async (scope) => {
+    if (hints) {
+      // index.html (`/`) names the first screen's lazy files so they load in the first round.
+      scope.addHook('onSend', async (request, reply) => {
+        if (reply.statusCode !== 200 || !/^\/(index\.html)?(\?|$)/.test(request.url)) return;
+        const link = hints(request.headers['accept-language']);
+        if (link) reply.header('link', link);
+        reply.header('vary', 'accept-encoding, accept-language');
+      });
+    }
+    await scope.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      index: ['index.html'],
+      wildcard: true,
+      decorateReply: false,
+      cacheControl: false,
+      // The web build ships .br/.gz next to each file: serve those to clients that accept them.
+      preCompressed: true,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+        // The body depends on accept-encoding (pre-compressed variants): tell shared caches.
+        res.setHeader('vary', 'accept-encoding');
+      },
+    });
   });
 }
