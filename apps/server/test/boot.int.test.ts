@@ -90,7 +90,7 @@ describe('main.ts', () => {
       expect(japanese.headers.get('link')).toBe(
         '</assets/ja-JP-abc.js>; rel=preload; as=script; crossorigin, </assets/LoginPage-abc.js>; rel=preload; as=script; crossorigin',
       );
-      expect(japanese.headers.get('vary')).toBe('accept-encoding, accept-language');
+      expect(japanese.headers.get('vary')).toBe('accept-encoding');
       expect(index.headers.get('link')).toBe(
         '</assets/LoginPage-abc.js>; rel=preload; as=script; crossorigin',
       );

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getInstrument } from '@lq/engine';
 import { getStrategy } from '@lq/strategies';
 import { FakeBinance } from '@lq/venues/fake';
-import { Runner } from '../runner';
+import { rowsOf, sql } from '@lq/db';
+import { firstCandleSql, Runner } from '../runner';
 import type { DriftPair, RobotDrift } from '@lq/contracts';
 import { registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { T0, gridParams, seedAccount, seedRobot, waveCandles } from '../../test/robots';
@@ -52,15 +53,20 @@ const shadowFills = (id: number) =>
     `select seq, client_order_id, action, price, qty, filled_at::text as filled_at from robot_shadow_fills where robot_id = $1 order by seq`,
     [id],
   );
+/** A grid robot on the fake exchange (on a new account of `userId`, or of a new user) and a runner to drive it. */
+async function gridRobot(mode: 'paper' | 'live', { params = gridParams(), userId }: { params?: ReturnType<typeof gridParams>; userId?: number } = {}) {
+  const owner = await seedAccount(t.database, t.config, 'binance', undefined, userId);
+  const id = await seedRobot(t.database, owner, { mode, params });
+  return { id, runner: new Runner({ database: t.database, config: t.config, log: silent }) };
+}
+
 const lastCandle = async (id: number) => Number((await t.database.exec<{ t: string }>(`select last_candle_at::text as t from robots where id = $1`, [id]))[0].t);
 
 describe('the shadow backtest', () => {
   it('of a paper robot books exactly its fills, goes on incrementally, and rebuilds after a restart without storing twice', async () => {
     fake.reset();
     fake.seed({ balance: 10_000, timeMs: T0 + 18 * 60_000 });
-    const owner = await seedAccount(t.database, t.config);
-    const id = await seedRobot(t.database, owner, { mode: 'paper', params: gridParams() });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('paper');
     await runner.tick();
     await minutes(runner, 240);
     const monitor = new ShadowMonitor(t.database);
@@ -146,9 +152,7 @@ describe('the shadow backtest', () => {
   it('of a live robot holds what the backtest would have traded over its candles', async () => {
     fake.reset();
     fake.seed({ balance: 10_000, timeMs: T0 + 1000 * 60_000 });
-    const owner = await seedAccount(t.database, t.config);
-    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('live');
     await runner.tick();
     await minutes(runner, 180);
     const check = (await new ShadowMonitor(t.database).check(id))!;
@@ -169,9 +173,7 @@ describe('matching a live robot with its shadow', () => {
     fake.reset();
     // Too little margin at the venue for the grid's first orders: refused, the robot pauses.
     fake.seed({ balance: 50, timeMs: T0 + 2000 * 60_000 });
-    const owner = await seedAccount(t.database, t.config);
-    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams({ lotsPerGrid: 5, addImmediately: true }) });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('live', { params: gridParams({ lotsPerGrid: 5, addImmediately: true }) });
     await runner.tick();
     await minutes(runner, 120);
     const [row] = await t.database.exec<{ status: string }>(`select status from robots where id = $1`, [id]);
@@ -230,9 +232,7 @@ describe('a live robot on the fake exchange with injected faults', () => {
     fake.reset();
     fake.seed({ balance: 10_000, timeMs: startMs });
     if (withFaults) for (const f of faults) fake.addFault(f);
-    const owner = await seedAccount(t.database, t.config);
-    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('live');
     await runner.tick();
     await minutes(runner, 240);
     await new ShadowMonitor(t.database).check(id);
@@ -296,9 +296,7 @@ describe('the drift report API', () => {
     fake.reset();
     fake.seed({ balance: 10_000, timeMs: T0 + (33 * 90 + 18) * 60_000 }); // a little before a crest: a long grid trades
     const user = await registeredUserWithId(t);
-    const owner = await seedAccount(t.database, t.config, 'binance', undefined, user.id);
-    const id = await seedRobot(t.database, owner, { mode: 'paper', params: gridParams() });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('paper', { userId: user.id });
     await runner.tick();
     await minutes(runner, 200);
     const res = await t.call('GET', `/order/api/robot/drift/${id}`, { token: user.token });
@@ -343,9 +341,7 @@ describe('funding', () => {
     // 0.1 % per settlement (every 8 hours): the long grid holds at 16:00 UTC (T0 + 64 h) and pays it.
     fake.seed({ balance: 10_000, timeMs: T0 + (41 * 90 + 18) * 60_000, fundingRate: 0.001 });
     const user = await registeredUserWithId(t);
-    const owner = await seedAccount(t.database, t.config, 'binance', undefined, user.id);
-    const id = await seedRobot(t.database, owner, { mode: 'live', params: gridParams() });
-    const runner = new Runner({ database: t.database, config: t.config, log: silent });
+    const { id, runner } = await gridRobot('live', { userId: user.id });
     await runner.tick();
     await minutes(runner, 240);
     const paid = fake.book.funding.filter((f) => f.symbol === 'BTCUSDT');
@@ -393,6 +389,6 @@ describe('funding', () => {
 });
 
 async function firstCandle(id: number): Promise<number> {
-  const [e] = await t.database.exec<{ from_ms: string }>(`select detail->>'fromMs' as from_ms from robot_events where robot_id = $1 and kind = 'runner' and detail ? 'fromMs' order by id limit 1`, [id]);
-  return Number(e.from_ms);
+  const [r] = rowsOf<{ from_ms: string }>(await t.database.db.execute(sql`select ${firstCandleSql('r')} as from_ms from robots r where r.id = ${id}`));
+  return Number(r.from_ms);
 }

@@ -1,7 +1,7 @@
 // A robot's live trades against its shadow's, from what is stored (issue 33, slice 2): the shadow's
 // fills, the robot's fills, and the robot's record — its intents (state, the venue's error), its
 // gate changes (paused, stopping, at their candle), its errors and reconciles, its stop.
-import { getInstrument, lowerBound, type Candles } from '@lq/engine';
+import { getInstrument, intervalToMs, lowerBound, type Candles } from '@lq/engine';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { venueOf } from '../strategy-setup';
 import type { RobotDrift } from '@lq/contracts';
@@ -10,8 +10,6 @@ import { robotCandles } from './service';
 
 /** Two decision candles, at least 5 minutes: a live trade this close to the shadow's is the same decision. */
 export const toleranceFor = (intervalMs: number) => Math.max(5 * 60_000, 2 * intervalMs);
-
-const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '30m': 1_800_000, '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 };
 
 export interface RobotMatching extends Matching {
   robotId: number;
@@ -63,7 +61,7 @@ export async function matchingOf(database: DatabaseHandle, robotId: number): Pro
     stoppedAt: ms(robot.stopped_at),
   };
   const instrument = getInstrument(robot.symbol, venueOf(robot.exchange));
-  const toleranceMs = toleranceFor(INTERVAL_MS[robot.interval] ?? 60_000);
+  const toleranceMs = toleranceFor(intervalToMs(robot.interval));
   const fromMs = robot.from_ms === null ? null : Number(robot.from_ms);
   const options = { toleranceMs, point: instrument.point, contractSize: instrument.contractSize };
   const matched = matchTrades(shadow, live, record, options);

@@ -27,9 +27,11 @@ export async function serveWeb(app: FastifyInstance, webDist: string) {
       // index.html (`/`) names the first screen's lazy files so they load in the first round.
       scope.addHook('onSend', async (request, reply) => {
         if (reply.statusCode !== 200 || !/^\/(index\.html)?(\?|$)/.test(request.url)) return;
+        // No `Vary: accept-language`: the body is the same, the header only a hint (a cache may hand
+        // one language's hint to another visitor: ~4 KB fetched for nothing), and the service
+        // worker's precache would not match index.html again (the Cache API honours Vary).
         const link = hints(request.headers['accept-language']);
         if (link) reply.header('link', link);
-        reply.header('vary', 'accept-encoding, accept-language');
       });
     }
     await scope.register(fastifyStatic, {
