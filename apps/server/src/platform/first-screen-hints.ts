@@ -54,9 +54,7 @@ function withImports(manifest: Manifest, key: string, loaded: Set<string>): stri
 export type FirstScreenHints = (acceptLanguage: string | undefined) => string | undefined;
 
 export function firstScreenHints(manifest: Manifest): FirstScreenHints {
-  const entry = manifest['index.html'];
-  const loaded = new Set<string>();
-  if (entry) for (const file of withImports(manifest, 'index.html', new Set())) loaded.add(file);
+  const loaded = new Set(withImports(manifest, 'index.html', new Set()));
   const link = (file: string) => `</${file}>; rel=preload; as=script; crossorigin`;
   const page = withImports(manifest, LOGIN_PAGE, loaded).map(link);
   const texts = new Map(LOCALES.map((locale) => [locale, manifest[localeKey(locale)]?.file]));

@@ -27,7 +27,7 @@ export function formRules(loadSchema: () => Promise<ZodType>): FormRules {
 }
 
 export function useFirstScreenForm<T extends Values>(rules: FormRules, defaults: T) {
-  // The form element, by a callback ref (the form's `ref={form.attach}`).
+  // The form element, by a callback ref (the page's `<form ref={attach}>`).
   const [formElement, attach] = useState<HTMLFormElement | null>(null);
   const [values, setValues] = useState<T>(defaults);
   const [errors, setErrors] = useState<FieldErrors<T>>({});
