@@ -5,6 +5,7 @@
 // page, and the first screens' forms use no form library (lib/firstScreenForm.ts).
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { PASSWORD, register } from './support/users';
 
 const BUDGET_KB = 130;
 const ZOD_CHUNK = /\/zod-[^/]*\.js$/;
@@ -65,4 +66,32 @@ test('an invite link opens the register page within the same budget', async ({ p
   await page.goto('/#/pages/rigister/register?inviteCode=ABCD1234');
   await expect(page.getByTestId('register-form')).toBeVisible();
   await measure(info);
+});
+
+test('a guest opening a guarded page gets the login page at once, and the page after signing in', async ({ page, request }) => {
+  // The guard's redirect happens before the first render (app/Guard.tsx guardBootLocation): the
+  // page's frame (its tab bar) is never mounted for a guest, and the login form mounts once.
+  await page.addInitScript(() => {
+    const seen = { tabBar: 0, loginForm: 0 };
+    (window as unknown as { __mounted: typeof seen }).__mounted = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          if (node.matches('[data-testid="tab-bar"]') || node.querySelector('[data-testid="tab-bar"]')) seen.tabBar++;
+          if (node.matches('[data-testid="login-form"]') || node.querySelector('[data-testid="login-form"]')) seen.loginForm++;
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const mail = `guard-${Date.now()}@example.com`;
+  await register(request, mail);
+  await page.goto('/#/pages/backtest/recommandParams?symbol=ETHUSDT');
+  await expect(page.getByTestId('login-form')).toBeVisible();
+  await expect(page).toHaveURL(/#\/pages\/login\/login$/);
+  expect(await page.evaluate(() => (window as unknown as { __mounted: unknown }).__mounted)).toEqual({ tabBar: 0, loginForm: 1 });
+
+  await page.getByTestId('login-email').fill(mail);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/pages\/backtest\/recommandParams\?symbol=ETHUSDT$/);
 });

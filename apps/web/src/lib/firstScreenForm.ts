@@ -2,7 +2,7 @@
 // They paint without a form library (react-hook-form, 12 KB gzip) and without zod (27 KB): the
 // values stay in the inputs, and the form's zod schema loads on the form's first focus (a submit
 // before that waits for it). Every other form uses react-hook-form.
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ZodType } from 'zod';
 
 type Values = Record<string, string | boolean>;
@@ -27,8 +27,10 @@ export function formRules(loadSchema: () => Promise<ZodType>): FormRules {
 }
 
 export function useFirstScreenForm<T extends Values>(rules: FormRules, defaults: T) {
-  // The form element, by a callback ref (the page's `<form ref={attach}>`).
-  const [formElement, attach] = useState<HTMLFormElement | null>(null);
+  // The form element (the page's `<form ref={attach}>`), read by the handlers only. A ref, not
+  // state: a state setter as the ref re-rendered the page synchronously right after its first
+  // commit, the longest task of the phone's first screen.
+  const attach = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<T>(defaults);
   const [errors, setErrors] = useState<FieldErrors<T>>({});
   // As react-hook-form does: errors appear on submit, then follow each change.
@@ -39,7 +41,7 @@ export function useFirstScreenForm<T extends Values>(rules: FormRules, defaults:
   const read = (): T => {
     const read = { ...defaults };
     for (const name of names) {
-      const input = formElement?.elements.namedItem(name);
+      const input = attach.current?.elements.namedItem(name);
       if (input instanceof HTMLInputElement && input.type === 'checkbox') (read as Values)[name] = input.checked;
       else if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) (read as Values)[name] = input.value;
     }
@@ -59,7 +61,7 @@ export function useFirstScreenForm<T extends Values>(rules: FormRules, defaults:
   };
 
   const focus = (name: string) => {
-    const input = formElement?.elements.namedItem(name);
+    const input = attach.current?.elements.namedItem(name);
     if (input instanceof HTMLElement) input.focus();
   };
 
