@@ -76,7 +76,7 @@ test('a guest opening a guarded page gets the login page at once, and the page a
     (window as unknown as { __mounted: typeof seen }).__mounted = seen;
     new MutationObserver((records) => {
       for (const record of records)
-        for (const node of record.addedNodes) {
+        for (const node of Array.from(record.addedNodes)) {
           if (!(node instanceof Element)) continue;
           if (node.matches('[data-testid="tab-bar"]') || node.querySelector('[data-testid="tab-bar"]')) seen.tabBar++;
           if (node.matches('[data-testid="login-form"]') || node.querySelector('[data-testid="login-form"]')) seen.loginForm++;
