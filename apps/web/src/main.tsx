@@ -6,6 +6,7 @@ import { guardBootLocation } from './app/Guard';
 import { preloadPage } from './app/pages';
 import { preloadDesktopChrome } from './app/Layout';
 import { initI18n } from './i18n';
+import { splitHash } from './lib/router';
 import { appStore } from './lib/store';
 import './styles.css';
 
@@ -20,7 +21,7 @@ document.documentElement.dataset.theme = appStore.getState().theme;
 const hasToken = !!appStore.getState().token;
 await nextTask();
 guardBootLocation(hasToken);
-preloadPage(window.location.hash.replace(/^#/, '').split('?')[0] || '/', hasToken);
+preloadPage(splitHash(window.location.hash).path, hasToken);
 if (window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`).matches) preloadDesktopChrome();
 await nextTask();
 await initI18n(appStore.getState().locale);
