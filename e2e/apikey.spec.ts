@@ -4,7 +4,7 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
-import { type Envelope, login, register } from './support/users';
+import { codeFromScreen, type Envelope, login, register } from './support/users';
 
 const test = holding('fake-account');
 
@@ -61,6 +61,7 @@ test('a user binds a Binance key and an MT5 account, edits and unbinds them', as
   await page.getByTestId('add-submit').click();
   await expect(page.getByTestId('accountName-error')).toBeVisible();
   await expect(page.getByTestId('secretKey-error')).toBeVisible();
+  await expect(page.getByTestId('proof-error')).toBeVisible();
   await noHorizontalScroll(page);
   await shot(page, info, '03-form-errors');
 
@@ -68,6 +69,8 @@ test('a user binds a Binance key and an MT5 account, edits and unbinds them', as
   await page.getByTestId('add-remark').fill('e2e');
   await page.getByTestId('add-apiKey').fill('fake-key');
   await page.getByTestId('add-leverage').fill('20');
+  // Binding is a step-up: without two-step, an API_KEY code by e-mail (good for the tries below: a refused bind does not use it up).
+  await page.getByTestId('add-proof').fill(await codeFromScreen(page, mail, 'add-proof-send'));
 
   // A wrong secret: the exchange refuses the key (the message is shown).
   await page.getByTestId('add-secretKey').fill('not-the-secret');
@@ -115,6 +118,7 @@ test('a user binds a Binance key and an MT5 account, edits and unbinds them', as
   await page.getByTestId('bind-next').click();
   await expect(page.getByTestId('apikey-form')).toHaveAttribute('data-exchange', 'mt5');
   await page.getByTestId('add-accountName').fill('FX demo');
+  await page.getByTestId('add-proof').fill(await codeFromScreen(page, mail, 'add-proof-send'));
   await page.getByTestId('add-submit').click();
   await expect(page.getByTestId('bridge-token-panel')).toBeVisible();
   const token = (await page.getByTestId('bridge-token').textContent()) ?? '';

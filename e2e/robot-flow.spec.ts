@@ -8,7 +8,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
-import { type Envelope, grantVip, login, ops, register } from './support/users';
+import { codeFromScreen, type Envelope, grantVip, login, ops, register } from './support/users';
 
 const test = holding('fake-account');
 
@@ -120,6 +120,7 @@ test('bind a Binance key, start a grid robot from a backtest, watch it trade, pa
   await page.getByTestId('add-apiKey').fill('fake-key');
   await page.getByTestId('add-secretKey').fill('fake-secret');
   await page.getByTestId('add-leverage').fill('5');
+  await page.getByTestId('add-proof').fill(await codeFromScreen(page, mail, 'add-proof-send'));
   const [bound] = await Promise.all([
     page.waitForResponse((r) => r.url().includes('/user/api/apikey/bind') && r.request().method() === 'POST'),
     page.getByTestId('add-submit').click(),

@@ -70,20 +70,45 @@ export function adjustWallet(mail: string, amount: string, wallet: 'balance' | '
   ops('wallet:adjust', mail, amount, '--wallet', wallet, '--reason', 'e2e credit', '--key', key);
 }
 
-/** Sets the payment password through the API, with a MAIL_PAID_PWD_RESET code read from the SMTP sink. */
-export async function setPayPassword(request: APIRequestContext, mail: string, paidPwd: string): Promise<void> {
-  const headers = await apiLogin(request, mail);
+/** A code of `codeType` mailed to the signed-in user (`headers`), read from the SMTP sink. */
+export async function mailedCode(request: APIRequestContext, headers: { authorization: string }, mail: string, codeType: string): Promise<string> {
   // One code per address per MAIL_CODE_INTERVAL_SECONDS (1 s here), REGISTER's included: ask until it is sent.
   let since = 0;
   for (let tries = 0; ; tries++) {
     await new Promise((r) => setTimeout(r, 1100));
     since = Date.now();
-    const sent = (await (await request.post('/user/api/verify-code/send', { headers, data: { userMail: mail, codeType: 'MAIL_PAID_PWD_RESET' } })).json()) as Envelope<unknown>;
+    const sent = (await (await request.post('/user/api/verify-code/send', { headers, data: { userMail: mail, codeType } })).json()) as Envelope<unknown>;
     if (sent.code === '00000') break;
     if (tries >= 30) expect(sent.code, sent.msg).toBe('00000');
   }
-  // The sink stamps a mail when it arrives, after `since`; the register mail came at least 1.1 s before.
-  const code = await waitForCode(mail, since);
+  // The sink stamps a mail when it arrives, after `since`; the mail before came at least 1.1 s before.
+  return waitForCode(mail, since);
+}
+
+/**
+ * A code sent by a form's "send code" button (`sendTestId`), read from the SMTP sink: pressed
+ * again while the server answers that the last code went out under the resend interval (1 s here).
+ */
+export async function codeFromScreen(page: Page, mail: string, sendTestId: string): Promise<string> {
+  for (let tries = 0; ; tries++) {
+    await new Promise((r) => setTimeout(r, 1100));
+    const since = Date.now();
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/user/api/verify-code/send')),
+      page.getByTestId(sendTestId).click(),
+    ]);
+    const sent = (await res.json()) as Envelope<unknown>;
+    if (sent.code === '00000') return waitForCode(mail, since);
+    if (tries >= 30) expect(sent.code, sent.msg).toBe('00000');
+    // the failed send re-enabled the button ("resend")
+    await expect(page.getByTestId(sendTestId)).toBeEnabled();
+  }
+}
+
+/** Sets the payment password through the API, with a MAIL_PAID_PWD_RESET code read from the SMTP sink. */
+export async function setPayPassword(request: APIRequestContext, mail: string, paidPwd: string): Promise<void> {
+  const headers = await apiLogin(request, mail);
+  const code = await mailedCode(request, headers, mail, 'MAIL_PAID_PWD_RESET');
   const set = (await (await request.post('/user/api/paid-pwd/edit', { headers, data: { code, paidPwd, paidPwdAgain: paidPwd } })).json()) as Envelope<unknown>;
   expect(set.code, set.msg).toBe('00000');
 }

@@ -4,7 +4,8 @@ import { onStorageChange, onUnauthorized, type SessionSyncDeps } from '../src/li
 import type { KeyValueStorage } from '../src/lib/storage';
 import { createAppStore } from '../src/lib/store';
 
-const user = (mail: string): UserInfo => ({ userName: mail, mail, userCode: 'ABC123', nickname: null, userLevel: 'none', locale: 'en-US', isVip: false, hasPaidPwd: false, referrerCode: null, createdAt: '2025-01-01T00:00:00Z' });
+const user = (mail: string): UserInfo => ({ userName: mail, mail, userCode: 'ABC123', nickname: null, userLevel: 'none', locale: 'en-US', isVip: false, hasPaidPwd: false,
+    twoFactorEnabled: false, referrerCode: null, createdAt: '2025-01-01T00:00:00Z' });
 
 /** Two tabs of one browser: one localStorage, a store each. */
 function browser() {

@@ -9,7 +9,8 @@ function memory(initial: Record<string, string> = {}): KeyValueStorage & { data:
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
 }
 
-const user: UserInfo = { userName: 'a@b.co', mail: 'a@b.co', userCode: 'ABC123', nickname: null, userLevel: 'none', locale: 'en-US', isVip: false, hasPaidPwd: false, referrerCode: null, createdAt: '2025-01-01T00:00:00Z' };
+const user: UserInfo = { userName: 'a@b.co', mail: 'a@b.co', userCode: 'ABC123', nickname: null, userLevel: 'none', locale: 'en-US', isVip: false, hasPaidPwd: false,
+    twoFactorEnabled: false, referrerCode: null, createdAt: '2025-01-01T00:00:00Z' };
 const src = (type: string, isOpen = true): DataSourceItem => ({ type, isOpen, text: type, value: type, icon: `/icons/${type}.svg` });
 
 afterEach(() => vi.restoreAllMocks());

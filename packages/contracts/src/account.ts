@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INPUT_MAX_DEFAULT } from './constants';
+import { stepUpFields } from './user';
 
 // Trading accounts (API keys): `user/api/apikey/...` (docs/api.md, "Trading accounts").
 //
@@ -87,6 +88,7 @@ export const accountIdQuery = z.strictObject({ id: idParam });
 export const accountIdBody = z.strictObject({ id: idValue });
 
 const cryptoBindFields = {
+  ...stepUpFields,
   accountName,
   remark: accountRemark.optional(),
   apiKey: apiKeyValue,
@@ -103,6 +105,7 @@ export const bindOkxBody = z.strictObject({
 });
 export const bindMt5Body = z.strictObject({
   exchange: z.literal('mt5'),
+  ...stepUpFields,
   accountName,
   remark: accountRemark.optional(),
   leverage: leverageOf('forex').optional(),

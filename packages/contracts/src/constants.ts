@@ -31,6 +31,14 @@ export const CODE_INPUT_MAX = 8;
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
+/** A second-step code as typed: a recovery code with dashes and spaces is the longest. */
+export const TWO_FACTOR_CODE_MAX = 20;
+/** The sign-in's second step: how long its challenge lives and how many wrong codes void it. */
+export const LOGIN_CHALLENGE_TTL_MS = 5 * 60_000;
+export const LOGIN_CHALLENGE_MAX_ATTEMPTS = 5;
+/** Wrong step-up codes in a row before step-up pauses for TWO_FACTOR_LOCK_MINUTES. */
+export const TWO_FACTOR_MAX_FAILURES = 5;
+export const TWO_FACTOR_LOCK_MINUTES = 15;
 /** Wrong payment passwords in a row before paying locks, and for how long (wallet issue). */
 export const PAY_PWD_MAX_FAILURES = 5;
 export const PAY_LOCK_MINUTES = 15;

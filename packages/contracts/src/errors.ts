@@ -39,6 +39,15 @@ export const ERRORS = {
   CODE_EXPIRED: { code: 'A0221', status: 422 },
   CODE_TOO_MANY_ATTEMPTS: { code: 'A0222', status: 422 },
   CODE_SENT_TOO_RECENTLY: { code: 'A0223', status: 429 },
+  // two-step verification and step-up
+  TWO_FACTOR_CODE_REQUIRED: { code: 'A0224', status: 422 },
+  TWO_FACTOR_CODE_WRONG: { code: 'A0225', status: 422 },
+  TWO_FACTOR_LOCKED: { code: 'A0226', status: 429 },
+  TWO_FACTOR_CHALLENGE_EXPIRED: { code: 'A0227', status: 422 },
+  TWO_FACTOR_ALREADY_ON: { code: 'A0228', status: 409 },
+  TWO_FACTOR_NOT_ON: { code: 'A0229', status: 409 },
+  TWO_FACTOR_SETUP_MISSING: { code: 'A0245', status: 409 },
+  CODE_REQUIRED: { code: 'A0246', status: 422 },
   // registration and profile
   REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
   INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },

@@ -7,14 +7,18 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   PAY_PWD_LENGTH,
+  TWO_FACTOR_CODE_MAX,
 } from './constants';
 import { parseLocale, type Locale } from './locales';
 
 // Request bodies are strict: unknown fields are rejected. Messages are catalog keys: `errors.*`
 // names an error of the catalog, `validation.*` a validation message (see messages/en-US.ts).
 
-export const CODE_TYPES = ['REGISTER', 'LOGIN_PWD_RESET', 'MAIL_PAID_PWD_RESET'] as const;
+export const CODE_TYPES = ['REGISTER', 'LOGIN_PWD_RESET', 'MAIL_PAID_PWD_RESET', 'WITHDRAW_ADDRESS', 'API_KEY', 'SECURITY'] as const;
 export type CodeType = (typeof CODE_TYPES)[number];
+/** Codes sent only to a signed-in user's own address (the body's `userMail` is ignored). */
+export const OWN_ADDRESS_CODE_TYPES = ['MAIL_PAID_PWD_RESET', 'WITHDRAW_ADDRESS', 'API_KEY', 'SECURITY'] as const satisfies readonly CodeType[];
+export const isOwnAddressCodeType = (t: CodeType): boolean => (OWN_ADDRESS_CODE_TYPES as readonly string[]).includes(t);
 
 export const userMail = z
   .string()
@@ -37,6 +41,26 @@ export const password = z
   .regex(/[0-9]/, { error: 'errors.PASSWORD_WEAK' });
 
 export const verifyCode = z.string().trim().min(1).max(CODE_INPUT_MAX);
+
+/**
+ * A second-step code as typed: 6 digits from the authenticator app, or a recovery code
+ * (XXXX-XXXX-XXXX; dashes, spaces and case do not matter).
+ */
+export const twoFactorCode = z
+  .string({ error: 'errors.TWO_FACTOR_CODE_REQUIRED' })
+  .trim()
+  .min(1, { error: 'errors.TWO_FACTOR_CODE_REQUIRED' })
+  .max(TWO_FACTOR_CODE_MAX, { error: 'errors.TWO_FACTOR_CODE_WRONG' });
+
+/**
+ * What an action that moves money or keys carries to prove it is the owner asking: with two-step
+ * on, `twoFactorCode`; without it, the e-mail `code` of the action's type (verify-code/send).
+ */
+export const stepUpFields = {
+  twoFactorCode: twoFactorCode.optional(),
+  code: verifyCode.optional(),
+};
+
 
 export const payPwd = z
   .string()
@@ -122,12 +146,57 @@ export const localeBody = z.strictObject({ locale: localeValue });
 export type LocaleBody = z.input<typeof localeBody>;
 
 export const paidPwdEditBody = z
-  .strictObject({ code: verifyCode, paidPwd: payPwd, paidPwdAgain: z.string().max(32) })
+  .strictObject({
+    code: verifyCode,
+    paidPwd: payPwd,
+    paidPwdAgain: z.string().max(32),
+    /** Two-step on: a fresh two-step code as well as the e-mail code. */
+    twoFactorCode: twoFactorCode.optional(),
+  })
   .refine((b) => b.paidPwd === b.paidPwdAgain, {
     error: 'errors.PAY_PWD_DIFFER',
     path: ['paidPwdAgain'],
   });
 export type PaidPwdEditBody = z.input<typeof paidPwdEditBody>;
+
+// ---- two-step verification (TOTP, recovery codes) and step-up ----
+
+export const twoFactorSetupResult = z.object({
+  /** Base32 secret, for typing into an authenticator app by hand. */
+  secret: z.string(),
+  /** otpauth://totp/… for the QR code. */
+  otpauthUrl: z.string(),
+});
+export type TwoFactorSetupResult = z.infer<typeof twoFactorSetupResult>;
+
+export const twoFactorEnableBody = z.strictObject({ code: twoFactorCode });
+export type TwoFactorEnableBody = z.input<typeof twoFactorEnableBody>;
+export const twoFactorEnableResult = z.object({
+  /** Ten codes, each good once in place of the app: shown this once, stored hashed. */
+  recoveryCodes: z.array(z.string()),
+});
+export type TwoFactorEnableResult = z.infer<typeof twoFactorEnableResult>;
+
+export const twoFactorDisableBody = z.strictObject({ code: twoFactorCode, password: z.string().min(1).max(128) });
+export type TwoFactorDisableBody = z.input<typeof twoFactorDisableBody>;
+
+export const TWO_FACTOR_METHODS = ['totp', 'recovery'] as const;
+export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
+
+/** `login`'s answer when two-step is on: no session yet, a challenge for `login/2fa`. */
+export const twoFactorChallenge = z.object({
+  twoFactorRequired: z.literal(true),
+  /** Opaque; good for 5 minutes and 5 wrong codes. */
+  challenge: z.string(),
+  methods: z.array(z.enum(TWO_FACTOR_METHODS)),
+});
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
+
+export const loginTwoFactorBody = z.strictObject({
+  challenge: z.string().trim().min(20).max(100),
+  code: twoFactorCode,
+});
+export type LoginTwoFactorBody = z.input<typeof loginTwoFactorBody>;
 
 // ---- responses (the `data` of the envelope) ----
 
@@ -143,6 +212,8 @@ export const userInfo = z.object({
   locale: z.string(),
   isVip: z.boolean(),
   hasPaidPwd: z.boolean(),
+  /** Two-step verification (TOTP) is on: actions that move money or keys ask for its code. */
+  twoFactorEnabled: z.boolean(),
   /** Invite code of the referrer bound at registration, or null. */
   referrerCode: z.string().nullable(),
   /** ISO 8601. */
@@ -158,6 +229,11 @@ export const loginResult = z.object({
   user: userInfo,
 });
 export type LoginResult = z.infer<typeof loginResult>;
+
+/** `user/api/login`: a session, or (two-step on) the challenge of the second step. */
+export const loginAnswer = z.union([loginResult, twoFactorChallenge]);
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+export const isTwoFactorChallenge = (a: LoginAnswer): a is TwoFactorChallenge => 'twoFactorRequired' in a;
 
 export const paidPwdJudgeResult = z.boolean();
 

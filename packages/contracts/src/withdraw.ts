@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { idempotencyKey, moneyAmount } from './wallet';
+import { twoFactorCode } from './user';
 import { USER_LEVELS, type UserLevel } from './constants';
 
 export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled'] as const;
@@ -14,6 +15,8 @@ export const withdrawCreateBody = z.strictObject({
   address: z.string().trim().min(1).max(100),
   amount: moneyAmount,
   paidPwd: z.string().min(1).max(64),
+  /** Two-step on: a fresh code from the authenticator app (or a recovery code). */
+  twoFactorCode: twoFactorCode.optional(),
   idempotencyKey,
 });
 export type WithdrawCreateBody = z.infer<typeof withdrawCreateBody>;

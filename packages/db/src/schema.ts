@@ -54,6 +54,16 @@ export const users = pgTable(
     /** Set by an operator (console): a frozen user cannot sign in and their sessions stop working. */
     frozenAt: timestamp('frozen_at', { withTimezone: true }),
     frozenReason: text('frozen_reason'),
+    /** Two-step verification: the TOTP secret, sealed (platform/totp.ts); null while it is off. */
+    totpSecret: text('totp_secret'),
+    /** A secret from `2fa/setup` that `2fa/enable` has not proved yet (sealed). */
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted: a code is good once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    /** Wrong step-up codes in a row (claimed before each check); at 5, step-up pauses until two_factor_locked_until. */
+    twoFactorFailures: smallint('two_factor_failures').notNull().default(0),
+    twoFactorLockedUntil: timestamp('two_factor_locked_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -129,6 +139,41 @@ export const loginAttempts = pgTable(
     index('login_attempts_mail_idx').on(t.mail, t.createdAt),
     index('login_attempts_ip_idx').on(t.ip, t.createdAt),
   ],
+);
+
+/** A user's recovery codes (SHA-256), each good once instead of a TOTP code. */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: 'user_recovery_codes_pkey', columns: [t.userId, t.codeHash] })],
+);
+
+/**
+ * The sign-in's second step: a right password with two-step on gives a challenge (its sha256
+ * kept), good for 5 minutes and 5 wrong codes (attempts are claimed before each check).
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    challengeHash: text('challenge_hash').notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent'),
+    attempts: smallint('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('login_challenges_hash_key').on(t.challengeHash), index('login_challenges_user_idx').on(t.userId)],
 );
 
 export const appSettings = pgTable('app_settings', {

@@ -10,12 +10,13 @@ import { FakeEa, FakeMt5Broker, Mt5Venue, VenueRetryableError, VenueUnknownOutco
 import { buildApp } from '..';
 import { bridgeTokenEvents } from '../trading-accounts';
 import { tokenHash } from './hub';
-import { registerUser, startTestApp, type TestApp } from '../../test/helpers';
+import { freshCode, registerUser, startTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
 let url: string;
 let userId: number;
 let userToken: string;
+let userMail: string;
 const eas: FakeEa[] = [];
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   url = `${address.replace('http', 'ws')}${BRIDGE_PATH}`;
   const user = await registerUser(t);
   userToken = user.token;
+  userMail = user.mail;
   const [u] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.mail, user.mail));
   userId = u.id;
 }, 120_000);
@@ -139,7 +141,7 @@ describe('MT5 bridge: connecting', () => {
 
 describe('MT5 bridge: with the accounts API', () => {
   it('a bound account\'s token connects, the account shows the bridge online; rotating closes it (4401) and the old token gets 401', async () => {
-    const bind = await t.call('POST', '/user/api/apikey/bind', { token: userToken, body: { exchange: 'mt5', accountName: 'FX bridge' } });
+    const bind = await t.call('POST', '/user/api/apikey/bind', { token: userToken, body: { exchange: 'mt5', accountName: 'FX bridge', code: await freshCode(t, { mail: userMail, token: userToken }, 'API_KEY') } });
     expect(bind.statusCode, bind.body).toBe(200);
     const { account, bridgeToken } = bind.json<{ data: { account: { id: number }; bridgeToken: string } }>().data;
     const ea = fakeEa(bridgeToken, { login: '7654321', server: 'FakeBroker-Live' });

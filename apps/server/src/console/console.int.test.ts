@@ -9,7 +9,7 @@ import { USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type AuditList, type ConsoleDashb
 import { payingUser, registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
 import { consoleTestKit } from './test-helpers';
-import { totpCode } from './totp';
+import { totpCode } from '../platform/totp';
 
 let t: TestApp;
 beforeAll(async () => {

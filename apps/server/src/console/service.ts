@@ -8,7 +8,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { Config } from '../platform/config';
-import { newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep } from './totp';
+import { newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep } from '../platform/totp';
 
 type Runner = Pick<Database, 'execute'>;
 

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { ConsoleSession } from '@lq/contracts';
 import type { Envelope, TestApp } from '../../test/helpers';
 import { opsRunner } from '../../test/ops-runner';
-import { totpCode } from './totp';
+import { totpCode } from '../platform/totp';
 
 export function consoleTestKit(t: () => TestApp) {
   const ops = opsRunner(t, { LQ_OPERATOR: '' });

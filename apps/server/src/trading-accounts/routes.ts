@@ -32,6 +32,7 @@ import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
+import { stepUp } from '../users';
 
 const tags = ['apikey'];
 
@@ -91,7 +92,7 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
     {
       schema: {
         tags,
-        summary: 'Bind a trading account: crypto keys are checked with the exchange (read-only); MT5 answers its bridge token once',
+        summary: 'Bind a trading account: crypto keys are checked with the exchange (read-only); MT5 answers its bridge token once. Step-up: twoFactorCode (two-step on) or an API_KEY e-mail code',
         security: bearerAuth,
         body: accountBindBody,
         response: { 200: envelopeOf(accountBindResult), ...errorResponses },
@@ -99,7 +100,11 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
       config: venueLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await bindAccount(svc, req.auth!.user.id, req.body)),
+    async (req) => {
+      const { user } = req.auth!;
+      const useProof = await stepUp(deps, user, req.body, 'API_KEY');
+      return ok(req, await bindAccount(svc, user.id, req.body, useProof));
+    },
   );
 
   r.put(

@@ -95,7 +95,11 @@ function bridgeOf(row: TradingAccountRow, now: number): AccountBridge | null {
   const state = (row.bridgeState ?? {}) as Record<string, unknown>;
   const seen = row.bridgeSeenAt;
   return {
-    status: !seen ? 'never' : now - seen.getTime() <= BRIDGE_OFFLINE_AFTER_MS ? 'online' : 'offline',
+    status: !seen
+      ? 'never'
+      : now - seen.getTime() <= BRIDGE_OFFLINE_AFTER_MS
+        ? 'online'
+        : 'offline',
     seenAt: seen ? seen.toISOString() : null,
     login: row.mt5Login,
     server: row.mt5Server,
@@ -104,7 +108,11 @@ function bridgeOf(row: TradingAccountRow, now: number): AccountBridge | null {
   };
 }
 
-export function toItem(row: TradingAccountRow, robotsRunning: number, now = Date.now()): AccountItem {
+export function toItem(
+  row: TradingAccountRow,
+  robotsRunning: number,
+  now = Date.now(),
+): AccountItem {
   const check = (row.keyCheck ?? null) as StoredCheck | null;
   const keyCheck: AccountKeyCheck | null = check
     ? {
@@ -139,7 +147,12 @@ async function activeRobotCounts(db: Database, accountIds: number[]): Promise<Ma
   const rows = await db
     .select({ accountId: robots.accountId, n: count() })
     .from(robots)
-    .where(and(inArray(robots.accountId, accountIds), inArray(robots.status, [...ACTIVE_ROBOT_STATUSES])))
+    .where(
+      and(
+        inArray(robots.accountId, accountIds),
+        inArray(robots.status, [...ACTIVE_ROBOT_STATUSES]),
+      ),
+    )
     .groupBy(robots.accountId);
   return new Map(rows.map((r) => [r.accountId, Number(r.n)]));
 }
@@ -147,11 +160,21 @@ async function activeRobotCounts(db: Database, accountIds: number[]): Promise<Ma
 // ---------------------------------------------------------------- reads
 
 /** The caller's bound account, or NOT_FOUND (another user's id answers exactly like a missing one). */
-export async function getOwnAccount(db: Database, userId: number, id: number): Promise<TradingAccountRow> {
+export async function getOwnAccount(
+  db: Database,
+  userId: number,
+  id: number,
+): Promise<TradingAccountRow> {
   const [row] = await db
     .select()
     .from(tradingAccounts)
-    .where(and(eq(tradingAccounts.id, id), eq(tradingAccounts.userId, userId), isNull(tradingAccounts.unboundAt)))
+    .where(
+      and(
+        eq(tradingAccounts.id, id),
+        eq(tradingAccounts.userId, userId),
+        isNull(tradingAccounts.unboundAt),
+      ),
+    )
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND');
   return row;
@@ -162,7 +185,11 @@ export async function itemOf(db: Database, row: TradingAccountRow): Promise<Acco
   return toItem(row, counts.get(row.id) ?? 0);
 }
 
-export async function listAccounts(db: Database, userId: number, market?: AccountMarket): Promise<AccountItem[]> {
+export async function listAccounts(
+  db: Database,
+  userId: number,
+  market?: AccountMarket,
+): Promise<AccountItem[]> {
   const rows = await db
     .select()
     .from(tradingAccounts)
@@ -174,7 +201,10 @@ export async function listAccounts(db: Database, userId: number, market?: Accoun
       ),
     )
     .orderBy(tradingAccounts.id);
-  const counts = await activeRobotCounts(db, rows.map((r) => r.id));
+  const counts = await activeRobotCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   const now = Date.now();
   return rows.map((r) => toItem(r, counts.get(r.id) ?? 0, now));
 }
@@ -216,24 +246,31 @@ function rejectedField(err: VenueError): 'apiKey' | 'secretKey' | 'passphrase' {
 }
 
 const defaultCheck = (config: TradingAccountDeps['config']) => (creds: TradingAccountCredentials) =>
-  openVenue(config, creds, { timeoutMs: 10_000, readAttempts: 3, backoffMs: 200 }).checkKey(CHECK_SYMBOL);
+  openVenue(config, creds, { timeoutMs: 10_000, readAttempts: 3, backoffMs: 200 }).checkKey(
+    CHECK_SYMBOL,
+  );
 
 /**
  * Checks a key with the venue (read-only calls). Refuses a key the venue rejects, one that can
  * withdraw and one that cannot trade futures; hedge mode and isolated margin are warnings.
  */
-async function checkWithVenue(deps: TradingAccountDeps, creds: TradingAccountCredentials): Promise<StoredCheck> {
+async function checkWithVenue(
+  deps: TradingAccountDeps,
+  creds: TradingAccountCredentials,
+): Promise<StoredCheck> {
   let check: KeyCheck;
   try {
     check = await (deps.checkKey ?? defaultCheck(deps.config))(creds);
   } catch (err) {
-    if (err instanceof VenueStopError) throw new AppError('ACCOUNT_KEY_REJECTED', { reason: venueReason(err) }, rejectedField(err));
+    if (err instanceof VenueStopError)
+      throw new AppError('ACCOUNT_KEY_REJECTED', { reason: venueReason(err) }, rejectedField(err));
     if (err instanceof VenueRetryableError) throw new AppError('EXCHANGE_UNREACHABLE');
     if (err instanceof VenueError) throw new AppError('EXCHANGE_ERROR');
     throw err;
   }
   if (check.canWithdraw) throw new AppError('ACCOUNT_KEY_CAN_WITHDRAW', {}, 'apiKey');
-  if (!check.canTrade || check.problems.includes('accountLevel')) throw new AppError('ACCOUNT_KEY_CANNOT_TRADE', {}, 'apiKey');
+  if (!check.canTrade || check.problems.includes('accountLevel'))
+    throw new AppError('ACCOUNT_KEY_CANNOT_TRADE', {}, 'apiKey');
   return {
     canTrade: check.canTrade,
     canWithdraw: check.canWithdraw,
@@ -257,7 +294,12 @@ function unseal(box: SecretBox, value: string, field: string): string {
   }
 }
 
-async function refuseDuplicate(db: Database, userId: number, apiKeyHash: string, exceptId?: number): Promise<void> {
+async function refuseDuplicate(
+  db: Database,
+  userId: number,
+  apiKeyHash: string,
+  exceptId?: number,
+): Promise<void> {
   const [dup] = await db
     .select({ id: tradingAccounts.id })
     .from(tradingAccounts)
@@ -274,29 +316,43 @@ async function refuseDuplicate(db: Database, userId: number, apiKeyHash: string,
 }
 
 /** Serializes binds and key changes of one user (the duplicate check), on PGlite and PostgreSQL. */
-const lockUser = (tx: Database, userId: number) => tx.execute(sql`select id from users where id = ${userId} for update`);
+const lockUser = (tx: Database, userId: number) =>
+  tx.execute(sql`select id from users where id = ${userId} for update`);
 
 const newBridgeToken = () => randomBytes(32).toString('base64url');
 
 // ---------------------------------------------------------------- writes
 
-export async function bindAccount(deps: TradingAccountDeps, userId: number, body: AccountBindBody): Promise<AccountBindResult> {
+/**
+ * `useProof` uses up the step-up the caller checked (an e-mail code), in the transaction that binds:
+ * a key the exchange refuses does not cost the user a new code.
+ */
+export async function bindAccount(
+  deps: TradingAccountDeps,
+  userId: number,
+  body: AccountBindBody,
+  useProof: (tx: Database) => Promise<void> = () => Promise.resolve(),
+): Promise<AccountBindResult> {
   const { db, box } = deps;
   const market = marketOfExchange(body.exchange);
   if (body.exchange === 'mt5') {
     const token = newBridgeToken();
-    const [row] = await db
-      .insert(tradingAccounts)
-      .values({
-        userId,
-        market,
-        exchange: 'mt5',
-        accountName: body.accountName,
-        remark: body.remark || null,
-        leverage: body.leverage ?? ACCOUNT_LEVERAGE_DEFAULT.forex,
-        bridgeTokenHash: sha256Hex(token),
-      })
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      await useProof(tx);
+      const [inserted] = await tx
+        .insert(tradingAccounts)
+        .values({
+          userId,
+          market,
+          exchange: 'mt5',
+          accountName: body.accountName,
+          remark: body.remark || null,
+          leverage: body.leverage ?? ACCOUNT_LEVERAGE_DEFAULT.forex,
+          bridgeTokenHash: sha256Hex(token),
+        })
+        .returning();
+      return inserted;
+    });
     return { account: toItem(row, 0), bridgeToken: token };
   }
 
@@ -304,11 +360,17 @@ export async function bindAccount(deps: TradingAccountDeps, userId: number, body
   const passphrase = body.exchange === 'okx' ? unseal(box, body.passphrase, 'passphrase') : null;
   const apiKeyHash = sha256Hex(body.apiKey);
   await refuseDuplicate(db, userId, apiKeyHash);
-  const check = await checkWithVenue(deps, { exchange: body.exchange, apiKey: body.apiKey, secret, passphrase });
+  const check = await checkWithVenue(deps, {
+    exchange: body.exchange,
+    apiKey: body.apiKey,
+    secret,
+    passphrase,
+  });
 
   const row = await db.transaction(async (tx) => {
     await lockUser(tx, userId);
     await refuseDuplicate(tx, userId, apiKeyHash);
+    await useProof(tx);
     const [inserted] = await tx
       .insert(tradingAccounts)
       .values({
@@ -324,7 +386,10 @@ export async function bindAccount(deps: TradingAccountDeps, userId: number, body
       })
       .returning({ id: tradingAccounts.id });
     // the id is part of the associated data: seal once it exists, in the same transaction
-    const sealed = box.seal({ userId, accountId: inserted.id }, { apiKey: body.apiKey, secretKey: secret, passphrase });
+    const sealed = box.seal(
+      { userId, accountId: inserted.id },
+      { apiKey: body.apiKey, secretKey: secret, passphrase },
+    );
     const [updated] = await tx
       .update(tradingAccounts)
       .set({
@@ -348,14 +413,23 @@ function storedSecrets(box: SecretBox, row: TradingAccountRow): TradingAccountCr
       secretKey: row.secretKeyEnc,
       passphrase: row.passphraseEnc,
     });
-    return { exchange: row.exchange as AccountExchange, apiKey: o.apiKey ?? '', secret: o.secretKey ?? '', passphrase: o.passphrase };
+    return {
+      exchange: row.exchange as AccountExchange,
+      apiKey: o.apiKey ?? '',
+      secret: o.secretKey ?? '',
+      passphrase: o.passphrase,
+    };
   } catch (err) {
     if (err instanceof SecretDecryptError) throw new AppError('SECRET_UNREADABLE');
     throw err;
   }
 }
 
-export async function editAccount(deps: TradingAccountDeps, userId: number, body: AccountEditBody): Promise<AccountItem> {
+export async function editAccount(
+  deps: TradingAccountDeps,
+  userId: number,
+  body: AccountEditBody,
+): Promise<AccountItem> {
   const { db, box } = deps;
   const row = await getOwnAccount(db, userId, body.id);
   const market = row.market as AccountMarket;
@@ -366,7 +440,8 @@ export async function editAccount(deps: TradingAccountDeps, userId: number, body
         origin: 'number',
         maximum: ACCOUNT_LEVERAGE_MAX[market],
         path: ['leverage'],
-        message: market === 'crypto' ? 'validation.leverageRangeCrypto' : 'validation.leverageRangeForex',
+        message:
+          market === 'crypto' ? 'validation.leverageRangeCrypto' : 'validation.leverageRangeForex',
         input: body.leverage,
       },
     ]);
@@ -376,21 +451,33 @@ export async function editAccount(deps: TradingAccountDeps, userId: number, body
   if (body.remark !== undefined) set.remark = body.remark || null;
   if (body.leverage !== undefined) set.leverage = body.leverage;
 
-  const changesKey = body.apiKey !== undefined || body.secretKey !== undefined || body.passphrase !== undefined;
+  const changesKey =
+    body.apiKey !== undefined || body.secretKey !== undefined || body.passphrase !== undefined;
   if (changesKey) {
     if (row.exchange === 'mt5') throw new AppError('BAD_REQUEST', {}, 'secretKey');
-    if (body.secretKey === undefined) throw new RequestValidationError([{ code: 'custom', path: ['secretKey'], message: 'validation.required', input: undefined }]);
+    if (body.secretKey === undefined)
+      throw new RequestValidationError([
+        { code: 'custom', path: ['secretKey'], message: 'validation.required', input: undefined },
+      ]);
     const current = storedSecrets(box, row);
     const creds: TradingAccountCredentials = {
       exchange: current.exchange,
       apiKey: body.apiKey ?? current.apiKey,
       secret: unseal(box, body.secretKey, 'secretKey'),
-      passphrase: row.exchange === 'okx' ? (body.passphrase !== undefined ? unseal(box, body.passphrase, 'passphrase') : current.passphrase) : null,
+      passphrase:
+        row.exchange === 'okx'
+          ? body.passphrase !== undefined
+            ? unseal(box, body.passphrase, 'passphrase')
+            : current.passphrase
+          : null,
     };
     const apiKeyHash = sha256Hex(creds.apiKey);
     await refuseDuplicate(db, userId, apiKeyHash, row.id);
     const check = await checkWithVenue(deps, creds);
-    const sealed = box.seal({ userId, accountId: row.id }, { apiKey: creds.apiKey, secretKey: creds.secret, passphrase: creds.passphrase });
+    const sealed = box.seal(
+      { userId, accountId: row.id },
+      { apiKey: creds.apiKey, secretKey: creds.secret, passphrase: creds.passphrase },
+    );
     Object.assign(set, {
       wrappedKey: sealed.wrappedKey,
       apiKeyEnc: sealed.fields.apiKey,
@@ -406,7 +493,13 @@ export async function editAccount(deps: TradingAccountDeps, userId: number, body
       const [u] = await tx
         .update(tradingAccounts)
         .set(set)
-        .where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId), isNull(tradingAccounts.unboundAt)))
+        .where(
+          and(
+            eq(tradingAccounts.id, row.id),
+            eq(tradingAccounts.userId, userId),
+            isNull(tradingAccounts.unboundAt),
+          ),
+        )
         .returning();
       return u;
     });
@@ -417,14 +510,24 @@ export async function editAccount(deps: TradingAccountDeps, userId: number, body
   const [updated] = await db
     .update(tradingAccounts)
     .set(set)
-    .where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId), isNull(tradingAccounts.unboundAt)))
+    .where(
+      and(
+        eq(tradingAccounts.id, row.id),
+        eq(tradingAccounts.userId, userId),
+        isNull(tradingAccounts.unboundAt),
+      ),
+    )
     .returning();
   if (!updated) throw new AppError('NOT_FOUND');
   return itemOf(db, updated);
 }
 
 /** Re-runs the venue check with the stored key and stores the result. */
-export async function recheckAccount(deps: TradingAccountDeps, userId: number, id: number): Promise<AccountItem> {
+export async function recheckAccount(
+  deps: TradingAccountDeps,
+  userId: number,
+  id: number,
+): Promise<AccountItem> {
   const row = await getOwnAccount(deps.db, userId, id);
   if (row.exchange === 'mt5') return itemOf(deps.db, row);
   const check = await checkWithVenue(deps, storedSecrets(deps.box, row));
@@ -440,7 +543,11 @@ export async function recheckAccount(deps: TradingAccountDeps, userId: number, i
  * Unbinds (refused with ACCOUNT_IN_USE while a robot on it is running, paused or stopping). The
  * row stays for the robots' history, its secrets and bridge token are erased.
  */
-export async function unbindAccount(deps: TradingAccountDeps, userId: number, id: number): Promise<void> {
+export async function unbindAccount(
+  deps: TradingAccountDeps,
+  userId: number,
+  id: number,
+): Promise<void> {
   const row = await getOwnAccount(deps.db, userId, id);
   await deps.db.transaction(async (tx) => {
     const [busy] = await tx
@@ -466,7 +573,11 @@ export async function unbindAccount(deps: TradingAccountDeps, userId: number, id
 }
 
 /** A new bridge token for an MT5 account (shown once); the old one stops working. */
-export async function rotateBridgeToken(deps: TradingAccountDeps, userId: number, id: number): Promise<AccountBindResult> {
+export async function rotateBridgeToken(
+  deps: TradingAccountDeps,
+  userId: number,
+  id: number,
+): Promise<AccountBindResult> {
   const row = await getOwnAccount(deps.db, userId, id);
   if (row.exchange !== 'mt5') throw new AppError('BAD_REQUEST', {}, 'id');
   const token = newBridgeToken();
@@ -484,19 +595,28 @@ export async function rotateBridgeToken(deps: TradingAccountDeps, userId: number
  * for it again: more seats on its market than unfrozen accounts holding one. Under the user's row
  * lock, as robot creation and the freeze pass take it.
  */
-export async function releaseAccount(deps: TradingAccountDeps, userId: number, id: number): Promise<AccountItem> {
+export async function releaseAccount(
+  deps: TradingAccountDeps,
+  userId: number,
+  id: number,
+): Promise<AccountItem> {
   const row = await getOwnAccount(deps.db, userId, id);
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select id from users where id = ${userId} for update`);
-    const [now] = await tx.select().from(tradingAccounts).where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)));
-    if (!now?.frozen || now.frozenReason !== SEAT_EXPIRED) throw new AppError('ACCOUNT_NOT_RELEASABLE', {}, 'id');
+    const [now] = await tx
+      .select()
+      .from(tradingAccounts)
+      .where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)));
+    if (!now?.frozen || now.frozenReason !== SEAT_EXPIRED)
+      throw new AppError('ACCOUNT_NOT_RELEASABLE', {}, 'id');
     const market = now.market as AccountMarket;
     const [{ used }] = rowsOf<{ used: number }>(
       await tx.execute(sql`select count(distinct r.account_id)::int as used from robots r join trading_accounts a on a.id = r.account_id
         where r.user_id = ${userId} and r.market = ${market} and r.status in ('running', 'paused', 'stopping') and not a.frozen`),
     );
     const total = await seatsOwned(tx, userId, market);
-    if (Number(used) >= total) throw new AppError('NO_FREE_SEAT', { market, used: Number(used), total }, 'id');
+    if (Number(used) >= total)
+      throw new AppError('NO_FREE_SEAT', { market, used: Number(used), total }, 'id');
     await tx
       .update(tradingAccounts)
       .set({ frozen: false, frozenReason: null, unfrozenAt: new Date(), updatedAt: new Date() })

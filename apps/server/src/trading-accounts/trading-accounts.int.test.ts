@@ -12,7 +12,7 @@ import { buildApp, loadConfig, type Config } from '..';
 import { readCredentials } from './credentials';
 import { SecretBox, sha256Hex } from './secrets';
 import { loggerOptions } from '../platform/logger';
-import { registerUser, SmtpSink, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { freshCode, registerUser, SmtpSink, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 
 // Canaries: must never appear in any answer or log line.
 const CANARY_SECRET = 'CANARYsecret0b5e7d1f9a2c4e6f8a0b1c3d5e7f9';
@@ -57,7 +57,22 @@ const answers: string[] = [];
 let alice: RegisteredUser;
 let bob: RegisteredUser;
 
+let testApp: TestApp;
+
+/**
+ * Binding needs a step-up: a bind by a user without two-step and without a code of its own gets a
+ * fresh API_KEY e-mail code (the resend interval aged away), as the form's "send code" would.
+ */
+async function withBindCode(url: string, o: { body?: unknown; token?: string }): Promise<unknown> {
+  const body = o.body as Record<string, unknown> | undefined;
+  if (!url.startsWith('/user/api/apikey/bind') || !o.token || !body || typeof body !== 'object' || 'code' in body || 'twoFactorCode' in body) return o.body;
+  const owner = [alice, bob].find((u) => u.token === o.token);
+  if (!owner) return o.body;
+  return { ...body, code: await freshCode(testApp, owner, 'API_KEY') };
+}
+
 async function call(method: Method, url: string, o: { body?: unknown; token?: string; lang?: string } = {}) {
+  if (method === 'POST') o = { ...o, body: await withBindCode(url, o) };
   const headers: Record<string, string> = { lang: o.lang ?? 'en_US' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   const req: InjectOptions = { method, url, headers, remoteAddress: '127.0.0.1' };
@@ -113,9 +128,9 @@ beforeAll(async () => {
   });
   app = await buildApp(config, { database, jobs: false, logger: { ...loggerOptions('trace'), stream } });
   box = SecretBox.fromConfig(config);
-  const t = { app, config, smtp, database, dataDir, call: (m: 'GET' | 'POST', u: string, o?: { body?: unknown; token?: string }) => call(m, u, o) } as unknown as TestApp;
-  alice = await registerUser(t);
-  bob = await registerUser(t);
+  testApp = { app, config, smtp, database, dataDir, call: (m: 'GET' | 'POST', u: string, o?: { body?: unknown; token?: string }) => call(m, u, o) } as unknown as TestApp;
+  alice = await registerUser(testApp);
+  bob = await registerUser(testApp);
 }, 120_000);
 
 afterAll(async () => {

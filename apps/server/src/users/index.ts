@@ -15,5 +15,6 @@ export const usersPlugin = fp(
 
 export { USER_OPS } from './ops';
 export { USER_QUEUES } from './jobs';
-export { checkPayPassword, hashSecret, setUserFrozen, setUserLevel } from './service';
+export { checkPayPassword, hashSecret, setUserFrozen, setUserLevel, stepUp } from './service';
+export type { StepUpProof } from './two-factor';
 export { hashPayPassword, verifyPayPassword } from './pay-password';

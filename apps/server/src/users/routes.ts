@@ -7,8 +7,15 @@ import {
   dataSourceSelectBody,
   envelopeOf,
   localeBody,
+  isOwnAddressCodeType,
+  loginAnswer,
   loginBody,
   loginResult,
+  loginTwoFactorBody,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorEnableResult,
+  twoFactorSetupResult,
   nicknameBody,
   paidPwdEditBody,
   passwordChangeBody,
@@ -22,6 +29,7 @@ import { optionalAuth, requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
+import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from './two-factor';
 import type { PlatformDeps } from '../platform/deps';
 
 const empty = envelopeOf(z.null());
@@ -41,7 +49,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       schema: {
         tags: ['user'],
         summary:
-          'Send a verification code by e-mail (MAIL_PAID_PWD_RESET: logged in, to the own address)',
+          'Send a verification code by e-mail (MAIL_PAID_PWD_RESET, WITHDRAW_ADDRESS, API_KEY, SECURITY: logged in, to the own address)',
         body: verifyCodeSendBody,
         response: { 200: empty, ...errorResponses },
       },
@@ -50,7 +58,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     },
     async (req) => {
       let mail = req.body.userMail;
-      if (req.body.codeType === 'MAIL_PAID_PWD_RESET') {
+      if (isOwnAddressCodeType(req.body.codeType)) {
         if (!req.auth) throw new AppError('UNAUTHENTICATED');
         mail = req.auth.user.mail;
       }
@@ -91,9 +99,9 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     {
       schema: {
         tags: ['user'],
-        summary: 'Log in; send the token as Authorization: Bearer <token>',
+        summary: 'Log in; send the token as Authorization: Bearer <token>. Two-step on: no token but a challenge for login/2fa',
         body: loginBody,
-        response: { 200: envelopeOf(loginResult), ...errorResponses },
+        response: { 200: envelopeOf(loginAnswer), ...errorResponses },
       },
       config: loginLimit,
     },
@@ -105,11 +113,79 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         req.ip,
         req.headers['user-agent'],
       );
+      if ('twoFactorRequired' in result) return ok(req, result);
       return ok(req, {
         token: result.token,
         expiresAt: result.expiresAt.toISOString(),
         user: result.user,
       });
+    },
+  );
+
+  r.post(
+    '/user/api/login/2fa',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The sign-in’s second step: the challenge from login and a TOTP or recovery code; returns the session',
+        body: loginTwoFactorBody,
+        response: { 200: envelopeOf(loginResult), ...errorResponses },
+      },
+      config: loginLimit,
+    },
+    async (req) => {
+      const result = await users.loginSecondStep(deps, req.body.challenge, req.body.code, req.ip, req.headers['user-agent']);
+      return ok(req, { token: result.token, expiresAt: result.expiresAt.toISOString(), user: result.user });
+    },
+  );
+
+  r.post(
+    '/user/api/2fa/setup',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Start two-step verification: a new TOTP secret and its otpauth:// URL (for the QR code); 2fa/enable proves it',
+        security: bearerAuth,
+        response: { 200: envelopeOf(twoFactorSetupResult), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await setupTwoFactor(deps, req.auth!)),
+  );
+
+  r.post(
+    '/user/api/2fa/enable',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Turn two-step on with a code of the new secret; answers the ten recovery codes, once',
+        security: bearerAuth,
+        body: twoFactorEnableBody,
+        response: { 200: envelopeOf(twoFactorEnableResult), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await enableTwoFactor(deps, req.auth!, req.body.code)),
+  );
+
+  r.post(
+    '/user/api/2fa/disable',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Turn two-step off with a code (TOTP or recovery) and the login password',
+        security: bearerAuth,
+        body: twoFactorDisableBody,
+        response: { 200: empty, ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await disableTwoFactor(deps, req.auth!, req.body.code, req.body.password);
+      return ok(req, null);
     },
   );
 
@@ -253,7 +329,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     {
       schema: {
         tags: ['user'],
-        summary: 'Set or change the payment password with a MAIL_PAID_PWD_RESET code',
+        summary: 'Set or change the payment password with a MAIL_PAID_PWD_RESET code (and, two-step on, twoFactorCode)',
         security: bearerAuth,
         body: paidPwdEditBody,
         response: { 200: empty, ...errorResponses },
@@ -262,7 +338,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       preHandler: auth,
     },
     async (req) => {
-      await users.editPayPassword(deps, req.auth!, req.body.code, req.body.paidPwd);
+      await users.editPayPassword(deps, req.auth!, req.body.code, req.body.paidPwd, req.body.twoFactorCode);
       return ok(req, null);
     },
   );

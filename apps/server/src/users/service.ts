@@ -21,6 +21,7 @@ import { loginAttempts, users, verificationCodes, type Database, type UserRow } 
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { hashPayPassword, verifyPayPassword } from './pay-password';
+import { checkStepUp, completeLoginChallenge, openLoginChallenge, twoFactorOn, type StepUpProof } from './two-factor';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON: ArgonOptions = { algorithm: 2 };
@@ -49,6 +50,7 @@ export function toUserInfo(user: AuthUser): UserInfo {
     locale: user.locale,
     isVip: isVipLevel(user.userLevel),
     hasPaidPwd: user.payPwdHash !== null,
+    twoFactorEnabled: twoFactorOn(user),
     referrerCode: user.referrerCode,
     createdAt: user.createdAt.toISOString(),
   };
@@ -202,6 +204,20 @@ async function checkCode(
   return failure.id;
 }
 
+/** An e-mail code checked now (attempts counted) and used up when the answered function is called. */
+export async function checkMailCode(db: Database, mail: string, type: CodeType, code: string) {
+  const id = await checkCode(db, mail, type, code);
+  return (tx: Database = db) => consumeCode(tx, id);
+}
+
+/**
+ * The step-up of an action that moves money or keys (two-factor.ts): a fresh two-step code when
+ * two-step is on, else the e-mail code of `mailCodeType` (none when null). Answers the function
+ * that uses the proof up.
+ */
+export const stepUp = (deps: PlatformDeps, user: AuthUser, proof: StepUpProof, mailCodeType: CodeType | null) =>
+  checkStepUp(deps, user, proof, mailCodeType, (mail, type, code) => checkMailCode(deps.db, mail, type, code));
+
 async function consumeCode(tx: Database, id: number) {
   const done = await tx
     .update(verificationCodes)
@@ -320,7 +336,8 @@ export async function login(
   const good = await verify(user?.passwordHash ?? (await getDummyHash()), password).catch(
     () => false,
   );
-  await db.insert(loginAttempts).values({ mail, ip, success: !!user && good });
+  // A right password with two-step on is no success yet: it must not reset the lock-out count.
+  if (!user || !good || !twoFactorOn(user)) await db.insert(loginAttempts).values({ mail, ip, success: !!user && good });
   if (!user || !good) {
     // The failure that pauses this address tells the owner (once per lock).
     if (user && counts.byMailAndIp + 1 === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
@@ -328,11 +345,21 @@ export async function login(
   }
   // Said only after the right password: a stranger learns nothing about the account.
   if (user.frozenAt) throw new AppError('USER_FROZEN');
+  if (twoFactorOn(user)) return openLoginChallenge(db, user, ip, userAgent);
   const session = await deps.sessions.issue(user.id, ip, userAgent);
   return {
     ...session,
     user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(db, user) }),
   };
+}
+
+/** The sign-in's second step: the challenge `login` answered and a TOTP or recovery code. */
+export async function loginSecondStep(deps: PlatformDeps, challenge: string, code: string, ip: string, userAgent: string | undefined) {
+  const { user, session } = await completeLoginChallenge(deps, challenge, code, ip, async (tx, u) => ({
+    user: u,
+    session: await deps.sessions.issue(u.id, ip, userAgent, tx),
+  }));
+  return { ...session, user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(deps.db, user) }) };
 }
 
 /** Tells the owner that sign-ins from `ip` are paused; a mail that cannot be sent is logged, not fatal. */
@@ -402,8 +429,11 @@ export async function editPayPassword(
   auth: AuthContext,
   code: string,
   paidPwd: string,
+  twoFactorCode: string | undefined,
 ) {
   const { db } = deps;
+  // The e-mail code always; with two-step on, a fresh two-step code as well.
+  await stepUp(deps, auth.user, { twoFactorCode }, null);
   const codeId = await checkCode(db, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
   const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {

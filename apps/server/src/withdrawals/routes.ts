@@ -5,6 +5,7 @@ import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
+import { stepUp } from '../users';
 import type { AddressGuard } from './addresses';
 import { cancelWithdrawal, createWithdrawal, limitsOf, withdrawalOf, withdrawalsOf } from './service';
 
@@ -20,7 +21,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
     {
       schema: {
         tags,
-        summary: 'Withdraw to a USDT address on BEP20 or TRC20: amount (≥ 10) arrives, amount + fee (3) are held now; payment password required',
+        summary: 'Withdraw to a USDT address on BEP20 or TRC20: amount (≥ 10) arrives, amount + fee (3) are held now; payment password required, and with two-step on a fresh twoFactorCode',
         security: bearerAuth,
         body: withdrawCreateBody,
         response: { 200: envelopeOf(withdrawItem), ...errorResponses },
@@ -28,7 +29,11 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
       config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
       preHandler: auth,
     },
-    async (req) => ok(req, await createWithdrawal(deps.db, req.auth!.user.id, req.body, guard, deps.payPepper)),
+    async (req) => {
+      const { user } = req.auth!;
+      const proveOwner = () => stepUp(deps, user, { twoFactorCode: req.body.twoFactorCode }, null);
+      return ok(req, await createWithdrawal(deps.db, user.id, req.body, guard, deps.payPepper, proveOwner));
+    },
   );
 
   r.get(

@@ -46,14 +46,35 @@ const toItem = (r: Row, locale?: Locale): WithdrawItem => ({
   updatedAt: new Date(r.updated_at).getTime(),
 });
 
-export async function createWithdrawal(db: Database, userId: number, body: WithdrawCreateBody, guard: AddressGuard, payPepper: Buffer): Promise<WithdrawItem> {
+/**
+ * `proveOwner` is the step-up (a fresh two-step code when two-step is on), asked after the payment
+ * password. A request repeated under its idempotency key answers the first result before any check:
+ * its two-step code was used up by the first, and the repeat moves no money.
+ */
+export async function createWithdrawal(
+  db: Database,
+  userId: number,
+  body: WithdrawCreateBody,
+  guard: AddressGuard,
+  payPepper: Buffer,
+  proveOwner: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<WithdrawItem> {
   const amount = parseMoney(body.amount)!; // the schema checked it
+  const [earlier] = rowsOf<Row>(await db.execute(sql`select ${COLUMNS} from withdrawals where user_id = ${userId} and idempotency_key = ${body.idempotencyKey}`));
+  if (earlier) {
+    if (earlier.request_hash !== requestHashOf(body.network, body.address, amount)) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+    return toItem(earlier);
+  }
   if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
   if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
   await guard.check(db, userId, body.network, body.address);
   await checkPayPassword(db, userId, body.paidPwd, payPepper);
+  await proveOwner();
   return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
 }
+
+const requestHashOf = (network: string, address: string, amount: bigint) =>
+  createHash('sha256').update(JSON.stringify([network, address, amount.toString()])).digest('hex');
 
 /** The withdrawal's row and its hold, in one transaction (the request is checked already). */
 export async function holdWithdrawal(
@@ -62,7 +83,7 @@ export async function holdWithdrawal(
   body: { network: WithdrawCreateBody['network']; address: string; amount: bigint; idempotencyKey: string },
 ): Promise<WithdrawItem> {
   const { amount } = body;
-  const requestHash = createHash('sha256').update(JSON.stringify([body.network, body.address, amount.toString()])).digest('hex');
+  const requestHash = requestHashOf(body.network, body.address, amount);
   const fee = WITHDRAW_FEE_MICRO;
   try {
     return await db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 // Payment password (spec §2, §4): "set" or "change" mode from `paid-pwd/judge`, code by e-mail
-// (MAIL_PAID_PWD_RESET), 6 digits twice.
+// (MAIL_PAID_PWD_RESET), 6 digits twice; with two-step on, its code as well.
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { payPwd, verifyCode, PAY_PWD_LENGTH } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { SendCodeButton } from '../../components/SendCodeButton';
+import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
 import { TransportError } from '../../lib/api';
@@ -18,7 +19,7 @@ import { showToast } from '../../lib/toast';
 import { fieldError } from '../../lib/validation';
 
 const payPwdForm = z
-  .object({ code: verifyCode, paidPwd: payPwd, paidPwdAgain: z.string() })
+  .object({ code: verifyCode, paidPwd: payPwd, paidPwdAgain: z.string(), twoFactorCode: z.string() })
   .refine((f) => f.paidPwd === f.paidPwdAgain, { error: 'errors.PAY_PWD_DIFFER', path: ['paidPwdAgain'] });
 type PayPwdForm = z.input<typeof payPwdForm>;
 
@@ -51,12 +52,15 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
   const mail = useAppStore((s) => s.user?.mail ?? '');
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState } = useForm<PayPwdForm>({ resolver: zodResolver(payPwdForm), defaultValues: { code: '', paidPwd: '', paidPwdAgain: '' } });
+  const twoFactorOn = useTwoFactorOn();
+  const { register, handleSubmit, formState } = useForm<PayPwdForm>({ resolver: zodResolver(payPwdForm), defaultValues: { code: '', paidPwd: '', paidPwdAgain: '', twoFactorCode: '' } });
   const errors = formState.errors;
   const onSubmit = handleSubmit(async (values) => {
     setBusy(true);
     try {
-      await api.post('user/api/paid-pwd/edit', { ...values, code: values.code.trim() }, { silent: true });
+      const { twoFactorCode, ...rest } = values;
+      const proof = twoFactorOn && twoFactorCode.trim() ? { twoFactorCode: twoFactorCode.trim() } : {};
+      await api.post('user/api/paid-pwd/edit', { ...rest, code: values.code.trim(), ...proof }, { silent: true });
       // Every screen that reads it (Mine's row, the withdrawal form) knows at once, without a reload.
       const user = appStore.getState().user;
       if (user && !user.hasPaidPwd) appStore.getState().setUser({ ...user, hasPaidPwd: true });
@@ -87,6 +91,7 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
       />
       <TextField label={t('account.payPwd')} placeholder={t('account.payPwdPlaceholder')} {...digits} data-testid="paypwd-new" error={fieldError(t, errors.paidPwd, 'validation.payPwdFormat')} {...register('paidPwd')} />
       <TextField label={t('account.payPwdAgain')} placeholder={t('account.payPwdPlaceholder')} {...digits} data-testid="paypwd-again" error={fieldError(t, errors.paidPwdAgain, 'validation.payPwdDiffer')} {...register('paidPwdAgain')} />
+      <StepUpField codeType={null} testId="paypwd-2fa" {...register('twoFactorCode')} />
       <Button type="submit" block busy={busy} data-testid="paypwd-submit">
         {t('common.confirm')}
       </Button>

@@ -2,7 +2,8 @@
 // key, secret key, passphrase (OKX), leverage; the secret key and passphrase are encrypted in the
 // browser (RSA-OAEP, the server's public key) before they are sent; the exchange's answer to the
 // key check is shown (refusal as a toast, warnings on the result). MT5: name, remark, leverage;
-// the answer carries the bridge token, shown once with the Expert Advisor's install steps.
+// the answer carries the bridge token, shown once with the Expert Advisor's install steps. Binding
+// is a step-up action: a two-step code (two-step on) or an API_KEY code by e-mail.
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { ACCOUNT_LEVERAGE_DEFAULT, ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, apiKeyValue, type AccountBindResult, type AccountExchange } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { ApiError } from '../../lib/api';
 import { addPath, bindCrypto, bindMt5, EXCHANGES, forgetPublicKey, invalidateAccounts, isExchange, listPath, marketOf } from './api';
 import { TokenPanel, Warnings } from './ui';
@@ -29,6 +31,8 @@ function formSchema(exchange: AccountExchange) {
     secretKey: exchange === 'mt5' ? z.string() : secretText,
     passphrase: exchange === 'okx' ? secretText : z.string(),
     leverage: z.number({ error: 'leverage' }).int({ error: 'leverage' }).min(1, { error: 'leverage' }).max(ACCOUNT_LEVERAGE_MAX[market], { error: 'leverage' }),
+    /** The step-up code: the e-mail code, or the two-step code when two-step is on. */
+    proof: z.string().trim().min(1, { error: 'required' }),
   });
 }
 type FormValues = z.infer<ReturnType<typeof formSchema>>;
@@ -48,9 +52,10 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
   const schema = useMemo(() => formSchema(exchange), [exchange]);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<AccountBindResult | null>(null);
+  const twoFactorOn = useTwoFactorOn();
   const { register, handleSubmit, formState, setError } = useForm<FormValues>({
     resolver: zodResolver(schema),
-    defaultValues: { accountName: '', remark: '', apiKey: '', secretKey: '', passphrase: '', leverage: ACCOUNT_LEVERAGE_DEFAULT[market] },
+    defaultValues: { accountName: '', remark: '', apiKey: '', secretKey: '', passphrase: '', leverage: ACCOUNT_LEVERAGE_DEFAULT[market], proof: '' },
   });
   const errors = formState.errors;
   const max = ACCOUNT_LEVERAGE_MAX[market];
@@ -59,17 +64,19 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
   const onSubmit = handleSubmit(async (v) => {
     setBusy(true);
     try {
+      const proof = stepUpBody(twoFactorOn, v.proof);
       const res =
         exchange === 'mt5'
-          ? await bindMt5({ accountName: v.accountName, remark: v.remark, leverage: v.leverage })
-          : await bindCrypto({ exchange, accountName: v.accountName, remark: v.remark, apiKey: v.apiKey, secretKey: v.secretKey, passphrase: v.passphrase, leverage: v.leverage });
+          ? await bindMt5({ accountName: v.accountName, remark: v.remark, leverage: v.leverage }, proof)
+          : await bindCrypto({ exchange, accountName: v.accountName, remark: v.remark, apiKey: v.apiKey, secretKey: v.secretKey, passphrase: v.passphrase, leverage: v.leverage }, proof);
       setResult(res);
       await invalidateAccounts(queryClient);
     } catch (e) {
       // the server's message is already shown; point at the field it names
       if (e instanceof ApiError) {
         if (e.code === 'A0336') forgetPublicKey();
-        const field = (e.data as { field?: string } | null)?.field;
+        const named = (e.data as { field?: string } | null)?.field;
+        const field = isStepUpField(named) ? 'proof' : named;
         if (field && field in schema.shape) setError(field as keyof FormValues, { type: 'server', message: e.message }, { shouldFocus: true });
       }
     } finally {
@@ -126,6 +133,7 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
         <p className="ak-secure">{t('form.mt5Intro')}</p>
       )}
       <TextField label={t('form.leverage')} type="number" inputMode="numeric" min={1} max={max} hint={t('form.leverageHint', { max })} data-testid="add-leverage" error={serverError('leverage') ?? err('leverage')} {...register('leverage', { valueAsNumber: true })} />
+      <StepUpField codeType="API_KEY" testId="add-proof" error={serverError('proof') ?? err('proof')} {...register('proof')} />
       {exchange !== 'mt5' ? <p className="ak-secure" data-testid="add-secure-note">🔒 {t('form.secure')}</p> : null}
       <Button type="submit" block busy={busy} data-testid="add-submit">
         {busy && exchange !== 'mt5' ? t('form.checking') : t('form.submit')}

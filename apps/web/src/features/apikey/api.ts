@@ -111,8 +111,12 @@ export interface CryptoBindValues {
   leverage: number;
 }
 
-export async function bindCrypto(v: CryptoBindValues): Promise<AccountBindResult> {
+/** The step-up of a bind: `code` (API_KEY e-mail code) or `twoFactorCode`. */
+export type BindProof = { code?: string; twoFactorCode?: string };
+
+export async function bindCrypto(v: CryptoBindValues, proof: BindProof): Promise<AccountBindResult> {
   const body: Record<string, unknown> = {
+    ...proof,
     exchange: v.exchange,
     accountName: v.accountName,
     apiKey: v.apiKey.trim(),
@@ -124,8 +128,8 @@ export async function bindCrypto(v: CryptoBindValues): Promise<AccountBindResult
   return api.post<AccountBindResult>(PATHS.bind, body);
 }
 
-export function bindMt5(v: { accountName: string; remark: string; leverage: number }): Promise<AccountBindResult> {
-  const body: Record<string, unknown> = { exchange: 'mt5', accountName: v.accountName, leverage: v.leverage };
+export function bindMt5(v: { accountName: string; remark: string; leverage: number }, proof: BindProof): Promise<AccountBindResult> {
+  const body: Record<string, unknown> = { ...proof, exchange: 'mt5', accountName: v.accountName, leverage: v.leverage };
   if (v.remark.trim()) body.remark = v.remark;
   return api.post<AccountBindResult>(PATHS.bind, body);
 }

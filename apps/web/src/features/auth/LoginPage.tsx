@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { mailFrom } from './carriedMail';
-import { useState } from 'react';
-import type { LoginResult } from '@lq/contracts';
+import { lazy, Suspense, useState } from 'react';
+import type { LoginAnswer, LoginResult } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
 import { api, startSession } from '../../lib/session';
@@ -12,29 +12,53 @@ import { formRules, useFirstScreenForm } from '../../lib/firstScreenForm';
 import type { LoginForm } from './schemas';
 
 const loginRules = formRules(() => import('./schemas').then((m) => m.loginForm));
+// Loaded only when the account has two-step on.
+const LoginSecondStep = lazy(() => import('./LoginSecondStep'));
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const [busy, setBusy] = useState(false);
-  const { attach, onChange, submit, field, values, errors } = useFirstScreenForm<LoginForm>(loginRules, { userMail: mailFrom(location.state), password: '' });
+  // The second step's challenge, while it is asked for.
+  const [challenge, setChallenge] = useState<string>();
+  // The address typed before the second step, for the form it may come back to.
+  const [mailBefore, setMailBefore] = useState<string>();
+  const { attach, onChange, submit, field, values, errors } = useFirstScreenForm<LoginForm>(loginRules, { userMail: mailBefore ?? mailFrom(location.state), password: '' });
   const typedMail = values.userMail;
 
   const onSubmit = submit(async (values) => {
     setBusy(true);
     try {
-      const result = await api.post<LoginResult>('user/api/login', { userMail: values.userMail.trim(), password: values.password });
-      startSession(result.token, result.user);
-      showToast(t('auth.loginSuccess'), 'success');
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && !from.startsWith('/pages/login') ? from : '/', { replace: true });
+      const answer = await api.post<LoginAnswer>('user/api/login', { userMail: values.userMail.trim(), password: values.password });
+      if ('twoFactorRequired' in answer) {
+        setMailBefore(values.userMail.trim());
+        setChallenge(answer.challenge);
+      } else signedIn(answer);
     } catch {
       // the client already showed the server's message
     } finally {
       setBusy(false);
     }
   });
+
+  function signedIn(result: LoginResult) {
+    startSession(result.token, result.user);
+    showToast(t('auth.loginSuccess'), 'success');
+    const from = (location.state as { from?: string } | null)?.from;
+    navigate(from && !from.startsWith('/pages/login') ? from : '/', { replace: true });
+  }
+
+  if (challenge) {
+    return (
+      <div className="auth-page">
+        <h2>{t('auth.twoFactorTitle')}</h2>
+        <Suspense fallback={<div className="center-view" style={{ minHeight: 120 }}><div className="spinner" role="status" aria-label={t('common.loading')} /></div>}>
+          <LoginSecondStep challenge={challenge} onSignedIn={signedIn} onRestart={() => setChallenge(undefined)} />
+        </Suspense>
+      </div>
+    );
+  }
 
   return (
     <div className="auth-page">

@@ -1,13 +1,14 @@
 // pages/withdraw/withdraw: Lightning out as USDT to an address on BEP20 or TRC20. The amount is what
 // arrives; the fee comes on top; amount + fee are held at once. Server refusals land under the
 // field they name (amount, address, paidPwd); one idempotency key per visit, so a double tap or a
-// retry makes one withdrawal.
+// retry makes one withdrawal. With two-step on, a fresh code of the authenticator app as well.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { ApiError } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
@@ -16,7 +17,7 @@ import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
 
-type Field = 'amount' | 'address' | 'paidPwd';
+type Field = 'amount' | 'address' | 'paidPwd' | 'twoFactorCode';
 const FEE = parseMoney(String(CONVERSION_FEE))!;
 const MIN = parseMoney(String(CONVERSION_MIN))!;
 const newKey = () => `wd-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -32,6 +33,8 @@ export default function WithdrawPage() {
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [paidPwd, setPaidPwd] = useState('');
+  const [twoFactorCode, setTwoFactorCode] = useState('');
+  const twoFactorOn = useTwoFactorOn();
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   const [key] = useState(newKey);
@@ -49,16 +52,17 @@ export default function WithdrawPage() {
     else if (available !== undefined && typed + FEE > available) found.amount = t('withdrawForm.aboveBalance', { amount: displayMoney(formatMoney(maxAmount)) });
     if (!address.trim()) found.address = t('withdrawForm.addressRequired');
     if (!new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`).test(paidPwd)) found.paidPwd = t('withdrawForm.pwdFormat', { n: PAY_PWD_LENGTH });
+    if (twoFactorOn && !twoFactorCode.trim()) found.twoFactorCode = tc('auth.twoFactorRequired');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key });
+      const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key, ...(twoFactorOn ? { twoFactorCode: twoFactorCode.trim() } : {}) });
       await invalidateWallet(queryClient);
       navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
-      if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd')) {
+      if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd' || field === 'twoFactorCode')) {
         setErrors({ [field]: e.message });
         document.querySelector<HTMLInputElement>(`[data-field="${field}"]`)?.focus();
       } else showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
@@ -135,6 +139,7 @@ export default function WithdrawPage() {
           <input className="input num" type="password" inputMode="numeric" autoComplete="off" maxLength={PAY_PWD_LENGTH} value={paidPwd} disabled={noPayPwd} onChange={(e) => setPaidPwd(e.target.value.replace(/\D/g, ''))} aria-invalid={errors.paidPwd ? true : undefined} aria-describedby="wd-paidPwd-error" data-field="paidPwd" data-testid="wd-paidPwd" />
         </label>
         {fieldError('paidPwd')}
+        <StepUpField codeType={null} testId="wd-2fa" data-field="twoFactorCode" value={twoFactorCode} onChange={(e) => setTwoFactorCode(e.target.value)} error={errors.twoFactorCode} />
         <p className="wl-facts">{t('withdrawForm.arrives', { min: CONVERSION_MIN })}</p>
         <Button type="submit" block busy={busy} disabled={noPayPwd} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
         {info.isError ? <p className="field-error">{tc('common.loadFailed')}</p> : null}
