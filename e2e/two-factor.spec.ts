@@ -2,6 +2,7 @@
 // Security page lands; the test computes the codes from the secret, as an authenticator app
 // would), signs in through the screen's second step (a wrong code refused in place, then the right
 // one), and binds an MT5 account, whose form now asks for a two-step code (a recovery code here).
+// Turning two-step off starts the security lock: the withdrawal form says for how long, and sends nothing.
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { apiLogin, type Envelope, PASSWORD, register } from './support/users';
@@ -27,7 +28,7 @@ test('two-step on: the sign-in asks for the code, and binding an account asks fo
   expect(setup.code, setup.msg).toBe('00000');
   expect(setup.data.otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
   const { secret } = setup.data;
-  const enabled = (await (await request.post('/user/api/2fa/enable', { headers, data: { code: codeAt(secret, Date.now()) } })).json()) as Envelope<{ recoveryCodes: string[] }>;
+  const enabled = (await (await request.post('/user/api/2fa/enable', { headers, data: { code: codeAt(secret, Date.now()), password: PASSWORD } })).json()) as Envelope<{ recoveryCodes: string[] }>;
   expect(enabled.code, enabled.msg).toBe('00000');
   expect(enabled.data.recoveryCodes).toHaveLength(10);
 
@@ -73,4 +74,14 @@ test('two-step on: the sign-in asks for the code, and binding an account asks fo
     await request.post('/user/api/apikey/bind', { headers, data: { exchange: 'mt5', accountName: 'FX again', twoFactorCode: enabled.data.recoveryCodes[0] } })
   ).json()) as Envelope<unknown>;
   expect(again.code).toBe('A0225');
+
+  // Two-step off (a recovery code and the password): withdrawals wait 24 hours, and the form says so.
+  const off = (await (await request.post('/user/api/2fa/disable', { headers, data: { code: enabled.data.recoveryCodes[1], password: PASSWORD } })).json()) as Envelope<unknown>;
+  expect(off.code, off.msg).toBe('00000');
+  await page.goto('/#/pages/withdraw/withdraw');
+  await expect(page.getByTestId('wd-locked')).toBeVisible();
+  await expect(page.getByTestId('wd-locked')).toContainText(/(23|24) h \d+ min/);
+  await expect(page.getByTestId('wd-submit')).toBeDisabled();
+  await noHorizontalScroll(page);
+  await shot(page, info, '04-withdraw-locked');
 });

@@ -39,6 +39,8 @@ export const LOGIN_CHALLENGE_MAX_ATTEMPTS = 5;
 /** Wrong step-up codes in a row before step-up pauses for TWO_FACTOR_LOCK_MINUTES. */
 export const TWO_FACTOR_MAX_FAILURES = 5;
 export const TWO_FACTOR_LOCK_MINUTES = 15;
+/** The security lock: withdrawals and new addresses wait this long after a password, payment password or two-step change. */
+export const SECURITY_LOCK_HOURS = 24;
 /** Wrong payment passwords in a row before paying locks, and for how long (wallet issue). */
 export const PAY_PWD_MAX_FAILURES = 5;
 export const PAY_LOCK_MINUTES = 15;

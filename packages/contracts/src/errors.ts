@@ -113,6 +113,7 @@ export const ERRORS = {
   WITHDRAW_ADDRESS_CONTRACT: { code: 'A0376', status: 422 },
   WITHDRAW_ADDRESS_OWN_DEPOSIT: { code: 'A0377', status: 422 },
   WITHDRAW_ADDRESS_PLATFORM: { code: 'A0378', status: 422 },
+  WITHDRAW_LOCKED: { code: 'A0379', status: 403 },
   // benefits
   BENEFIT_ALREADY_UNLOCKED: { code: 'A0380', status: 409 },
   BENEFIT_NOT_UNLOCKED: { code: 'A0381', status: 409 },

@@ -169,7 +169,7 @@ export const twoFactorSetupResult = z.object({
 });
 export type TwoFactorSetupResult = z.infer<typeof twoFactorSetupResult>;
 
-export const twoFactorEnableBody = z.strictObject({ code: twoFactorCode });
+export const twoFactorEnableBody = z.strictObject({ code: twoFactorCode, password: z.string().min(1).max(128) });
 export type TwoFactorEnableBody = z.input<typeof twoFactorEnableBody>;
 export const twoFactorEnableResult = z.object({
   /** Ten codes, each good once in place of the app: shown this once, stored hashed. */
@@ -220,6 +220,14 @@ export const userInfo = z.object({
   createdAt: z.string(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
+
+/** `user/api/security`: the account's protections as they stand. */
+export const securityInfo = z.object({
+  twoFactorEnabled: z.boolean(),
+  /** ISO 8601 while the security lock holds withdrawals and new addresses back, else null. */
+  withdrawLockedUntil: z.string().nullable(),
+});
+export type SecurityInfo = z.infer<typeof securityInfo>;
 
 export const loginResult = z.object({
   /** Send as `Authorization: Bearer <token>`. */

@@ -64,6 +64,8 @@ export const users = pgTable(
     /** Wrong step-up codes in a row (claimed before each check); at 5, step-up pauses until two_factor_locked_until. */
     twoFactorFailures: smallint('two_factor_failures').notNull().default(0),
     twoFactorLockedUntil: timestamp('two_factor_locked_until', { withTimezone: true }),
+    /** The security lock: no withdrawal nor new withdrawal address before this (a password, payment password or two-step change). */
+    withdrawLockedUntil: timestamp('withdraw_locked_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -26,6 +26,15 @@ export const REDACT_PATHS = [
   'secretKey',
   'passphrase',
   'bridgeToken',
+  // two-step: codes, the sign-in challenge, the secret's URL and the recovery codes
+  '*.twoFactorCode',
+  '*.challenge',
+  '*.otpauthUrl',
+  '*.recoveryCodes',
+  'twoFactorCode',
+  'challenge',
+  'otpauthUrl',
+  'recoveryCodes',
 ];
 
 /**

@@ -17,4 +17,5 @@ export { USER_OPS } from './ops';
 export { USER_QUEUES } from './jobs';
 export { checkPayPassword, hashSecret, setUserFrozen, setUserLevel, stepUp } from './service';
 export type { StepUpProof } from './two-factor';
+export { untilText } from './two-factor';
 export { hashPayPassword, verifyPayPassword } from './pay-password';

@@ -12,6 +12,7 @@ import {
   loginBody,
   loginResult,
   loginTwoFactorBody,
+  securityInfo,
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnableResult,
@@ -159,7 +160,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     {
       schema: {
         tags: ['user'],
-        summary: 'Turn two-step on with a code of the new secret; answers the ten recovery codes, once',
+        summary: 'Turn two-step on with a code of the new secret and the login password; answers the ten recovery codes, once; other sessions end',
         security: bearerAuth,
         body: twoFactorEnableBody,
         response: { 200: envelopeOf(twoFactorEnableResult), ...errorResponses },
@@ -167,7 +168,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       config: userLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await enableTwoFactor(deps, req.auth!, req.body.code)),
+    async (req) => ok(req, await enableTwoFactor(deps, req.auth!, req.body.code, req.body.password)),
   );
 
   r.post(
@@ -220,6 +221,20 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     (req, reply) => {
       void reply.send(ok(req, users.toUserInfo(req.auth!.user)));
     },
+  );
+
+  r.get(
+    '/user/api/security',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The account’s protections: two-step on or off, and until when the security lock holds withdrawals back',
+        security: bearerAuth,
+        response: { 200: envelopeOf(securityInfo), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await users.securityOf(deps.db, req.auth!.user.id)),
   );
 
   r.post(

@@ -14,6 +14,7 @@ import {
   translate,
   type CodeType,
   type Locale,
+  type SecurityInfo,
   type UserInfo,
   type UserLevel,
 } from '@lq/contracts';
@@ -21,7 +22,7 @@ import { loginAttempts, users, verificationCodes, type Database, type UserRow } 
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { hashPayPassword, verifyPayPassword } from './pay-password';
-import { checkStepUp, completeLoginChallenge, openLoginChallenge, twoFactorOn, type StepUpProof } from './two-factor';
+import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, type StepUpProof } from './two-factor';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON: ArgonOptions = { algorithm: 2 };
@@ -353,6 +354,14 @@ export async function login(
   };
 }
 
+/** `user/api/security`: read from the row, not the auth cache (a lock set a moment ago shows). */
+export async function securityOf(db: Database, userId: number): Promise<SecurityInfo> {
+  const [row] = rowsOf<{ on: boolean; locked_until: string | Date | null }>(
+    await db.execute(sql`select totp_secret is not null as on, case when withdraw_locked_until > now() then withdraw_locked_until end as locked_until from users where id = ${userId}`),
+  );
+  return { twoFactorEnabled: row?.on === true, withdrawLockedUntil: row?.locked_until ? new Date(row.locked_until).toISOString() : null };
+}
+
 /** The sign-in's second step: the challenge `login` answered and a TOTP or recovery code. */
 export async function loginSecondStep(deps: PlatformDeps, challenge: string, code: string, ip: string, userAgent: string | undefined) {
   const { user, session } = await completeLoginChallenge(deps, challenge, code, ip, async (tx, u) => ({
@@ -392,7 +401,7 @@ export async function resetPassword(
     await consumeCode(tx, codeId);
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
+      .set({ passwordHash, withdrawLockedUntil: SECURITY_LOCK_UNTIL, updatedAt: new Date() })
       .where(eq(users.mail, mail))
       .returning({ id: users.id });
     if (!user) throw new AppError('CODE_INVALID', {}, 'code');
@@ -418,7 +427,7 @@ export async function changePassword(
   await db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
+      .set({ passwordHash, withdrawLockedUntil: SECURITY_LOCK_UNTIL, updatedAt: new Date() })
       .where(eq(users.id, auth.user.id));
     await deps.sessions.revokeAll(auth.user.id, auth.tokenHash, tx);
   });
@@ -438,9 +447,10 @@ export async function editPayPassword(
   const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {
     await consumeCode(tx, codeId);
+    // Its first setting locks nothing; a change (or a reset by mail) does.
     await tx
       .update(users)
-      .set({ payPwdHash, updatedAt: new Date() })
+      .set({ payPwdHash, withdrawLockedUntil: sql`case when pay_pwd_hash is null then withdraw_locked_until else ${SECURITY_LOCK_UNTIL} end`, updatedAt: new Date() })
       .where(eq(users.id, auth.user.id));
   });
   deps.sessions.forgetUser(auth.user.id);

@@ -21,7 +21,7 @@ const forgetLastStep = (mail: string) => t.database.exec('update users set totp_
 async function enrol(u: RegisteredUser): Promise<{ secret: string; recoveryCodes: string[] }> {
   const setup = (await t.call('POST', '/user/api/2fa/setup', { token: u.token })).json<Envelope<{ secret: string; otpauthUrl: string }>>();
   expect(setup.code, setup.msg).toBe('00000');
-  const enabled = (await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.data.secret) } })).json<Envelope<{ recoveryCodes: string[] }>>();
+  const enabled = (await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.data.secret), password: u.password } })).json<Envelope<{ recoveryCodes: string[] }>>();
   expect(enabled.code, enabled.msg).toBe('00000');
   await forgetLastStep(u.mail);
   return { secret: setup.data.secret, recoveryCodes: enabled.data.recoveryCodes };
@@ -50,9 +50,9 @@ describe('enrolment', () => {
     expect(row.totp_pending_secret).toMatch(/^v1:/);
     expect(row.totp_pending_secret).not.toContain(setup.data.secret);
 
-    const wrong = await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '000000' } });
+    const wrong = await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '000000', password: u.password } });
     expect(wrong.json().code).toBe('A0225');
-    const enabled = (await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.data.secret) } })).json<Envelope<{ recoveryCodes: string[] }>>();
+    const enabled = (await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.data.secret), password: u.password } })).json<Envelope<{ recoveryCodes: string[] }>>();
     expect(enabled.code).toBe('00000');
     expect(enabled.data.recoveryCodes).toHaveLength(10);
     expect(new Set(enabled.data.recoveryCodes).size).toBe(10);
@@ -63,12 +63,26 @@ describe('enrolment', () => {
     const info = (await t.call('GET', '/user/api/info', { token: u.token })).json<Envelope<{ twoFactorEnabled: boolean }>>();
     expect(info.data.twoFactorEnabled).toBe(true);
     expect((await t.call('POST', '/user/api/2fa/setup', { token: u.token })).json().code).toBe('A0228');
-    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '123456' } })).json().code).toBe('A0228');
+    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '123456', password: u.password } })).json().code).toBe('A0228');
+  });
+
+  it('a stolen session alone cannot turn it on (the password is asked); turning it on ends the other sessions', async () => {
+    const u = await registerUser(t);
+    const other = (await login(u)).json<Envelope<{ token: string }>>().data.token;
+    const setup = (await t.call('POST', '/user/api/2fa/setup', { token: u.token })).json<Envelope<{ secret: string }>>();
+    const code = totpCode(u.mail, setup.data.secret);
+    const noPassword = await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code } });
+    expect(noPassword.statusCode).toBe(422);
+    const wrong = await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code, password: 'NotThePass1' } });
+    expect(wrong.json()).toMatchObject({ code: 'A0212', data: { field: 'password' } });
+    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code, password: u.password } })).json().code).toBe('00000');
+    expect((await t.call('GET', '/user/api/info', { token: other })).statusCode).toBe(401);
+    expect((await t.call('GET', '/user/api/info', { token: u.token })).statusCode).toBe(200);
   });
 
   it('refuses enable without a setup, and needs a login', async () => {
     const u = await registerUser(t);
-    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '123456' } })).json().code).toBe('A0245');
+    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: '123456', password: u.password } })).json().code).toBe('A0245');
     expect((await t.call('POST', '/user/api/2fa/setup')).statusCode).toBe(401);
   });
 });
@@ -117,6 +131,15 @@ describe('the sign-in with two-step on', () => {
     expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge, code: totpCode(u.mail, secret) }, ip })).json().code).toBe('A0227');
     // The five wrong codes lock sign-ins of this address from this IP (LOGIN_MAX_FAILURES = 5).
     expect((await login(u, ip)).json().code).toBe('A0211');
+  });
+
+  it('a new challenge voids the one before: one open per user', async () => {
+    const u = await registerUser(t);
+    const { secret } = await enrol(u);
+    const first = await challengeOf(u);
+    const second = await challengeOf(u);
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: first, code: totpCode(u.mail, secret) } })).json().code).toBe('A0227');
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: second, code: totpCode(u.mail, secret) } })).json().code).toBe('00000');
   });
 
   it('a challenge lives 5 minutes', async () => {
@@ -203,5 +226,73 @@ describe('step-up', () => {
     expect(res.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await t.database.exec('select 1 from user_recovery_codes r join users u on u.id = r.user_id where u.mail = $1', [u.mail])).length).toBe(0);
     expect((await t.call('POST', '/user/api/2fa/disable', { token: u.token, body: { code: '123456', password: u.password } })).json().code).toBe('A0229');
+  });
+});
+
+describe('the security lock', () => {
+  const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const withdraw = (u: RegisteredUser, key: string) =>
+    t.call('POST', '/user/api/withdraw/create', { token: u.token, body: { network: 'BEP20', address: ADDRESS, amount: '20', paidPwd: PAY_PASSWORD, idempotencyKey: key } });
+  const security = async (u: RegisteredUser) => (await t.call('GET', '/user/api/security', { token: u.token })).json<Envelope<{ twoFactorEnabled: boolean; withdrawLockedUntil: string | null }>>().data;
+  const heldOf = async (id: number) => (await t.database.exec<{ n: string }>('select count(*)::text as n from withdrawals where user_id = $1', [id]))[0].n;
+  /** The lock holds for 24 hours from the change (a minute of slack either way). */
+  const expectLockedFor24h = (until: string | null) => {
+    expect(until).not.toBeNull();
+    expect(Math.abs(new Date(until!).getTime() - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
+  };
+
+  it('the first payment password locks nothing; changing it refuses withdrawals for 24 hours, nothing held', async () => {
+    const u = await registerUser(t);
+    const [row] = await t.database.exec<{ id: string }>('select id::text as id from users where mail = $1', [u.mail]);
+    const id = Number(row.id);
+    const set = await t.call('POST', '/user/api/paid-pwd/edit', { token: u.token, body: { code: await mailCode(u, 'MAIL_PAID_PWD_RESET'), paidPwd: PAY_PASSWORD, paidPwdAgain: PAY_PASSWORD } });
+    expect(set.json().code).toBe('00000');
+    expect(await security(u)).toEqual({ twoFactorEnabled: false, withdrawLockedUntil: null });
+
+    const changed = await t.call('POST', '/user/api/paid-pwd/edit', { token: u.token, body: { code: await mailCode(u, 'MAIL_PAID_PWD_RESET'), paidPwd: '135790', paidPwdAgain: '135790' } });
+    expect(changed.json().code).toBe('00000');
+    expectLockedFor24h((await security(u)).withdrawLockedUntil);
+    const refused = await t.call('POST', '/user/api/withdraw/create', { token: u.token, body: { network: 'BEP20', address: ADDRESS, amount: '20', paidPwd: '135790', idempotencyKey: `lock-pay-${id}` } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'A0379' });
+    expect(refused.json<Envelope>().msg).toMatch(/ UTC/);
+    expect(await heldOf(id)).toBe('0');
+    expect(await verifyLedger(t.database.db)).toEqual([]);
+  });
+
+  it('a login-password change, a reset and two-step turned off each set the lock; when it ends, withdrawals go again', async () => {
+    const changer = await payingUser(t, 100_000_000n);
+    expect((await withdraw(changer, `lock-before-${changer.id}`)).json().code).toBe('00000');
+    const changed = await t.call('POST', '/user/api/password/change', { token: changer.token, body: { oldPassword: changer.password, password: 'NewPass2026x', passwordAgain: 'NewPass2026x' } });
+    expect(changed.json().code, changed.body).toBe('00000');
+    expectLockedFor24h((await security(changer)).withdrawLockedUntil);
+    expect((await withdraw(changer, `lock-after-${changer.id}`)).json().code).toBe('A0379');
+    // Ended (the clock moved on): withdrawals go again.
+    await t.database.exec(`update users set withdraw_locked_until = now() - interval '1 second' where id = $1`, [changer.id]);
+    expect((await security(changer)).withdrawLockedUntil).toBeNull();
+    expect((await withdraw(changer, `lock-ended-${changer.id}`)).json().code).toBe('00000');
+
+    const resetter = await payingUser(t, 0n);
+    const code = await mailCode(resetter, 'LOGIN_PWD_RESET');
+    const reset = await t.call('POST', '/user/api/password/reset', { body: { userMail: resetter.mail, code, password: 'Reset2026xx', passwordAgain: 'Reset2026xx' } });
+    expect(reset.json().code, reset.body).toBe('00000');
+    const again = (await t.call('POST', '/user/api/login', { body: { userMail: resetter.mail, password: 'Reset2026xx' }, ip: randomIp() })).json<Envelope<{ token: string }>>();
+    expectLockedFor24h((await security({ ...resetter, token: again.data.token })).withdrawLockedUntil);
+
+    const off = await payingUser(t, 0n);
+    const { recoveryCodes } = await enrol(off);
+    expect((await security(off)).withdrawLockedUntil).toBeNull(); // turning it on locks nothing
+    expect((await t.call('POST', '/user/api/2fa/disable', { token: off.token, body: { code: recoveryCodes[0], password: off.password } })).json().code).toBe('00000');
+    expect(await security(off)).toMatchObject({ twoFactorEnabled: false });
+    expectLockedFor24h((await security(off)).withdrawLockedUntil);
+    expect(await verifyLedger(t.database.db)).toEqual([]);
+  });
+
+  it('a lock never shortens one that ends later', async () => {
+    const u = await payingUser(t, 0n);
+    await t.database.exec(`update users set withdraw_locked_until = now() + interval '30 hours' where id = $1`, [u.id]);
+    await t.call('POST', '/user/api/password/change', { token: u.token, body: { oldPassword: u.password, password: 'NewPass2026x', passwordAgain: 'NewPass2026x' } });
+    const until = new Date((await security(u)).withdrawLockedUntil!).getTime();
+    expect(until).toBeGreaterThan(Date.now() + 29 * 3600_000);
   });
 });

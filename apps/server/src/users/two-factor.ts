@@ -17,6 +17,7 @@ import {
   AppError,
   LOGIN_CHALLENGE_MAX_ATTEMPTS,
   LOGIN_CHALLENGE_TTL_MS,
+  SECURITY_LOCK_HOURS,
   TWO_FACTOR_LOCK_MINUTES,
   TWO_FACTOR_MAX_FAILURES,
   type CodeType,
@@ -31,7 +32,14 @@ import { asTotpCode, newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSe
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** "2026-11-25 05:40 UTC": when a pause ends, in the message. */
-const untilText = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** "2026-11-25 05:40 UTC": when a pause ends, in a message. */
+export const untilText = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * The security lock's new end, for an UPDATE of users: SECURITY_LOCK_HOURS from now, never
+ * shortening a lock that already ends later.
+ */
+export const SECURITY_LOCK_UNTIL = sql.raw(`greatest(coalesce(withdraw_locked_until, now()), now() + interval '${SECURITY_LOCK_HOURS} hours')`);
 
 export const twoFactorOn = (user: Pick<UserRow, 'totpSecret'>) => user.totpSecret !== null;
 
@@ -116,13 +124,27 @@ export async function setupTwoFactor(deps: PlatformDeps, auth: AuthContext): Pro
   return { secret: totp.base32, otpauthUrl: totp.uri };
 }
 
-/** Proves the pending secret with a code of it: two-step is on, and ten recovery codes are answered once. */
-export async function enableTwoFactor(deps: PlatformDeps, auth: AuthContext, code: string): Promise<{ recoveryCodes: string[] }> {
+/**
+ * Proves the pending secret with a code of it and the login password: two-step is on, ten recovery
+ * codes are answered once, and every other session ends. The password because a stolen session
+ * alone must not put the thief's app between the owner and their account.
+ */
+export async function enableTwoFactor(deps: PlatformDeps, auth: AuthContext, code: string, password: string): Promise<{ recoveryCodes: string[] }> {
   const { db } = deps;
   const claimed = await claimAttempt(db, auth.user.id);
-  if (claimed.totpSecret) throw new AppError('TWO_FACTOR_ALREADY_ON');
+  if (claimed.totpSecret) {
+    await proved(db, auth.user.id);
+    throw new AppError('TWO_FACTOR_ALREADY_ON');
+  }
   const pending = claimed.totpPendingSecret;
-  if (!pending) throw new AppError('TWO_FACTOR_SETUP_MISSING');
+  if (!pending) {
+    await proved(db, auth.user.id);
+    throw new AppError('TWO_FACTOR_SETUP_MISSING');
+  }
+  if (!(await verify(claimed.passwordHash, password).catch(() => false))) {
+    if (claimed.failures >= TWO_FACTOR_MAX_FAILURES) await refused(db, auth.user.id, claimed, 'password');
+    throw new AppError('OLD_PASSWORD_WRONG', {}, 'password');
+  }
   if (!(await acceptCode(deps, auth.user, pending, code, false))) return refused(db, auth.user.id, claimed, 'code');
   const recoveryCodes = newRecoveryCodes();
   await db.transaction(async (tx) => {
@@ -134,6 +156,8 @@ export async function enableTwoFactor(deps: PlatformDeps, auth: AuthContext, cod
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${auth.user.id}`);
     await tx.execute(sql`insert into user_recovery_codes (user_id, code_hash)
       values ${sql.join(recoveryCodes.map((c) => sql`(${auth.user.id}, ${recoveryHash(c)})`), sql`, `)}`);
+    // Sessions opened without the second factor end (this one aside).
+    await deps.sessions.revokeAll(auth.user.id, auth.tokenHash, tx);
   });
   deps.sessions.forgetUser(auth.user.id);
   return { recoveryCodes };
@@ -154,7 +178,7 @@ export async function disableTwoFactor(deps: PlatformDeps, auth: AuthContext, co
   }
   if (!(await acceptCode(deps, auth.user, claimed.totpSecret, code, true))) return refused(db, auth.user.id, claimed, 'code');
   await db.transaction(async (tx) => {
-    await tx.execute(sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, two_factor_failures = 0, updated_at = now() where id = ${auth.user.id}`);
+    await tx.execute(sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, two_factor_failures = 0, withdraw_locked_until = ${SECURITY_LOCK_UNTIL}, updated_at = now() where id = ${auth.user.id}`);
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${auth.user.id}`);
   });
   deps.sessions.forgetUser(auth.user.id);
@@ -170,6 +194,8 @@ export async function recoveryCodesLeft(db: Database, userId: number): Promise<n
 /** After a right password with two-step on: a challenge for `login/2fa` instead of a session. */
 export async function openLoginChallenge(db: Database, user: UserRow, ip: string, userAgent: string | undefined): Promise<TwoFactorChallenge> {
   const challenge = randomBytes(32).toString('base64url');
+  // One open challenge per user: a password thief cannot open many to guess on in parallel.
+  await db.execute(sql`update login_challenges set consumed_at = now() where user_id = ${user.id} and consumed_at is null`);
   await db.execute(sql`insert into login_challenges (user_id, challenge_hash, ip, user_agent, expires_at)
     values (${user.id}, ${sha256(challenge)}, ${ip}, ${userAgent?.slice(0, 300) ?? null}, ${new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS).toISOString()}::timestamptz)`);
   return { twoFactorRequired: true, challenge, methods: ['totp', 'recovery'] };
@@ -239,7 +265,9 @@ export async function checkStepUp(
   checkMailCode: MailCodeCheck,
 ): Promise<(tx?: Database) => Promise<void>> {
   const none = () => Promise.resolve();
-  if (twoFactorOn(user)) {
+  // Read from the row, not the session cache: two-step turned on a moment ago counts at once.
+  const [fresh] = rowsOf<{ on: boolean }>(await deps.db.execute(sql`select totp_secret is not null as on from users where id = ${user.id}`));
+  if (fresh?.on ?? twoFactorOn(user)) {
     if (!proof.twoFactorCode) throw new AppError('TWO_FACTOR_CODE_REQUIRED', {}, 'twoFactorCode');
     const claimed = await claimAttempt(deps.db, user.id);
     // Turned off meanwhile (another session): nothing to prove with two-step any more.

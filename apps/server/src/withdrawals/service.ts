@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from '@lq/db';
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type Locale, type UserLevel, type WithdrawCreateBody, type WithdrawItem, type WithdrawLimits, type WithdrawList, type WithdrawState } from '@lq/contracts';
-import { checkPayPassword } from '../users';
+import { checkPayPassword, untilText } from '../users';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress, type AddressGuard } from './addresses';
 
@@ -65,12 +65,26 @@ export async function createWithdrawal(
     if (earlier.request_hash !== requestHashOf(body.network, body.address, amount)) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
     return toItem(earlier);
   }
+  // Said before the payment password is tried; holdWithdrawal checks it again under the row lock.
+  await refuseWhileLocked(db, userId);
   if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
   if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
   await guard.check(db, userId, body.network, body.address);
   await checkPayPassword(db, userId, body.paidPwd, payPepper);
   await proveOwner();
   return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
+}
+
+/**
+ * The security lock (a password, payment password or two-step change within SECURITY_LOCK_HOURS):
+ * no withdrawal until it ends. `lock` takes the user's row lock as it reads (holdWithdrawal), so a
+ * change committing meanwhile is seen.
+ */
+async function refuseWhileLocked(db: Database, userId: number, lock = sql``): Promise<void> {
+  const [row] = rowsOf<{ until: string | Date | null }>(
+    await db.execute(sql`select case when withdraw_locked_until > now() then withdraw_locked_until end as until from users where id = ${userId}${lock}`),
+  );
+  if (row?.until) throw new AppError('WITHDRAW_LOCKED', { until: untilText(new Date(row.until)) });
 }
 
 const requestHashOf = (network: string, address: string, amount: bigint) =>
@@ -90,7 +104,7 @@ export async function holdWithdrawal(
       // First, the user's row: withdrawals of one user are decided one at a time (the limits below
       // count the ones before). NO KEY UPDATE leaves the foreign-key checks of ledger writes (KEY
       // SHARE) free, so no other money movement waits on it; taken before any account lock.
-      await tx.execute(sql`select id from users where id = ${userId} for no key update`);
+      await refuseWhileLocked(tx, userId, sql` for no key update`);
       const [inserted] = rowsOf<Row>(
         await tx.execute(sql`insert into withdrawals (user_id, idempotency_key, request_hash, network, address, amount, fee, status)
           values (${userId}, ${body.idempotencyKey}, ${requestHash}, ${body.network}, ${body.address}, ${amount.toString()}::bigint, ${fee.toString()}::bigint, 'pendingReview')

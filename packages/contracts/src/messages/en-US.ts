@@ -108,6 +108,7 @@ export const enUS = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': 'This is a contract address (the USDT token or another contract): USDT sent there is lost. Enter the {network} address of your own wallet or exchange account',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': 'This is your own deposit address on Lightning Quant: a withdrawal to it would only come back. Enter the address of the wallet that should receive the USDT',
   'errors.WITHDRAW_ADDRESS_PLATFORM': "This address belongs to Lightning Quant (another user's deposit address or the platform's wallet). To pay another user, ask them for an address outside Lightning Quant",
+  'errors.WITHDRAW_LOCKED': 'Withdrawals are paused until {until} after a security change to your account (password, payment password or two-step verification). If it was not you, reset your password now',
   'errors.CHAIN_UNAVAILABLE': 'The {network} network cannot be reached to check the address. Please try again in a minute',
   'withdraw.payoutFailed': 'The payout transaction failed on chain; the amount and fee are back in your balance wallet.',
   'export.header.id': 'ID',

@@ -110,6 +110,7 @@ export const inID: Messages = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': 'Ini alamat kontrak (token USDT atau kontrak lain): USDT yang dikirim ke sana akan hilang. Masukkan alamat {network} dompet atau akun bursa Anda sendiri',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': 'Ini alamat deposit Anda sendiri di Lightning Quant: penarikan ke sini hanya akan kembali. Masukkan alamat dompet yang akan menerima USDT',
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'Alamat ini milik Lightning Quant (alamat deposit pengguna lain atau dompet platform). Untuk membayar pengguna lain, mintalah alamat di luar Lightning Quant',
+  'errors.WITHDRAW_LOCKED': 'Penarikan dijeda hingga {until} setelah perubahan keamanan akun (kata sandi, kata sandi pembayaran, atau verifikasi dua langkah). Jika bukan Anda, segera atur ulang kata sandi',
   'errors.CHAIN_UNAVAILABLE': 'Jaringan {network} tidak dapat dihubungi untuk memeriksa alamat. Silakan coba lagi dalam satu menit',
   'withdraw.payoutFailed': 'Transaksi pembayaran gagal di chain; jumlah dan biaya sudah kembali ke dompet saldo Anda.',
   'export.header.id': 'ID',

@@ -109,6 +109,7 @@ export const jaJP: Messages = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': 'これはコントラクトのアドレス（USDT トークンなど）です。送った USDT は失われます。ご自身のウォレットまたは取引所口座の {network} アドレスを入力してください',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': 'これは Lightning Quant でのあなたの入金アドレスです。ここへの出金は戻ってくるだけです。USDT を受け取るウォレットのアドレスを入力してください',
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'このアドレスは Lightning Quant のもの（他のユーザーの入金アドレスまたはプラットフォームのウォレット）です。他のユーザーに送るには、Lightning Quant 以外のアドレスを聞いてください',
+  'errors.WITHDRAW_LOCKED': 'アカウントのセキュリティ設定（ログインパスワード、支払いパスワード、2段階認証）が変更されたため、出金は {until} まで停止しています。心当たりがない場合は、今すぐパスワードを再設定してください',
   'errors.CHAIN_UNAVAILABLE': '{network} ネットワークに接続できず、アドレスを確認できません。1 分後にもう一度お試しください',
   'withdraw.payoutFailed': 'オンチェーンの送金トランザクションが失敗しました。金額と手数料は残高ウォレットに戻りました。',
   'export.header.id': 'ID',

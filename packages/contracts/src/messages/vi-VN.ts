@@ -107,6 +107,7 @@ export const viVN: Messages = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': 'Đây là địa chỉ hợp đồng (token USDT hoặc hợp đồng khác): USDT gửi đến đó sẽ bị mất. Hãy nhập địa chỉ {network} của ví hoặc tài khoản sàn của chính bạn',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': 'Đây là địa chỉ nạp tiền của bạn trên Lightning Quant: rút về đây chỉ quay lại chính nó. Hãy nhập địa chỉ ví sẽ nhận USDT',
   'errors.WITHDRAW_ADDRESS_PLATFORM': 'Địa chỉ này thuộc Lightning Quant (địa chỉ nạp của người dùng khác hoặc ví của nền tảng). Để trả cho người dùng khác, hãy hỏi họ một địa chỉ bên ngoài Lightning Quant',
+  'errors.WITHDRAW_LOCKED': 'Rút tiền tạm dừng đến {until} sau khi tài khoản thay đổi bảo mật (mật khẩu, mật khẩu thanh toán hoặc xác minh hai bước). Nếu không phải bạn, hãy đặt lại mật khẩu ngay',
   'errors.CHAIN_UNAVAILABLE': 'Không kết nối được mạng {network} để kiểm tra địa chỉ. Vui lòng thử lại sau một phút',
   'withdraw.payoutFailed': 'Giao dịch chi trả trên chuỗi thất bại; số tiền và phí đã được hoàn về ví số dư của bạn.',
   'export.header.id': 'Mã',

@@ -106,6 +106,7 @@ export const zhCN: Messages = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': '这是合约地址（USDT 代币或其他合约）：转入的 USDT 将会丢失。请输入您自己钱包或交易所账户的 {network} 地址',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': '这是您在 Lightning Quant 的充值地址：提币到这里只会转回来。请输入接收 USDT 的钱包地址',
   'errors.WITHDRAW_ADDRESS_PLATFORM': '该地址属于 Lightning Quant（其他用户的充值地址或平台钱包）。如需付款给其他用户，请向对方索取 Lightning Quant 以外的地址',
+  'errors.WITHDRAW_LOCKED': '账户安全设置（登录密码、支付密码或两步验证）变更后，提现暂停至 {until}。如非本人操作，请立即重置密码',
   'errors.CHAIN_UNAVAILABLE': '暂时无法连接 {network} 网络校验地址，请一分钟后重试',
   'withdraw.payoutFailed': '链上付款交易失败；金额和手续费已退回余额钱包。',
   'export.header.id': '编号',

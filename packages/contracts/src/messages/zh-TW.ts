@@ -106,6 +106,7 @@ export const zhTW: Messages = {
   'errors.WITHDRAW_ADDRESS_CONTRACT': '這是合約地址（USDT 代幣或其他合約）：轉入的 USDT 將會遺失。請輸入您自己錢包或交易所帳戶的 {network} 地址',
   'errors.WITHDRAW_ADDRESS_OWN_DEPOSIT': '這是您在 Lightning Quant 的充值地址：提幣到這裡只會轉回來。請輸入接收 USDT 的錢包地址',
   'errors.WITHDRAW_ADDRESS_PLATFORM': '該地址屬於 Lightning Quant（其他用戶的充值地址或平台錢包）。如需付款給其他用戶，請向對方索取 Lightning Quant 以外的地址',
+  'errors.WITHDRAW_LOCKED': '帳戶安全設定（登入密碼、支付密碼或兩步驗證）變更後，提現暫停至 {until}。如非本人操作，請立即重設密碼',
   'errors.CHAIN_UNAVAILABLE': '暫時無法連線 {network} 網路校驗地址，請一分鐘後重試',
   'withdraw.payoutFailed': '鏈上付款交易失敗；金額和手續費已退回餘額錢包。',
   'export.header.id': '編號',

@@ -66,6 +66,8 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
       if (user && !user.hasPaidPwd) appStore.getState().setUser({ ...user, hasPaidPwd: true });
       // A user-info read still in flight from before would put "not set" back: read it again.
       void queryClient.invalidateQueries({ queryKey: ['user-info'] });
+      // A change (not the first setting) starts the security lock the withdrawal form shows.
+      void queryClient.invalidateQueries({ queryKey: ['user', 'security'] });
       showToast(t('account.payPwdSaved'), 'success');
       onDone();
     } catch (error) {

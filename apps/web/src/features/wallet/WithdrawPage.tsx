@@ -11,8 +11,9 @@ import { Button } from '../../components/Button';
 import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { ApiError } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
+import { useNow } from '../../lib/clock';
 import { showToast } from '../../lib/toast';
-import { createWithdrawal, invalidateWallet, useWalletInfo, useWithdrawLimits } from './api';
+import { createWithdrawal, invalidateWallet, useSecurity, useWalletInfo, useWithdrawLimits } from './api';
 import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
 import './wallet.css';
@@ -40,6 +41,10 @@ export default function WithdrawPage() {
   const [key] = useState(newKey);
   // Said before anything is typed, not after a submit: without a payment password nothing can be sent.
   const noPayPwd = useAppStore((s) => s.user?.hasPaidPwd === false);
+  // The security lock after a password, payment password or two-step change: said before anything is typed.
+  const lockedUntil = useSecurity().data?.withdrawLockedUntil ?? null;
+  const now = useNow();
+  const locked = lockedUntil !== null && Date.parse(lockedUntil) > now;
 
   const available = info.data ? parseMoney(info.data.balanceWallet) : undefined;
   const typed = parseMoney(amount.trim());
@@ -128,6 +133,7 @@ export default function WithdrawPage() {
           <div><dt>{t('withdrawForm.received')}</dt><dd data-testid="wd-received">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed)) : '--'}</dd></div>
           <div><dt>{t('withdrawForm.total')}</dt><dd data-testid="wd-total">{typed !== undefined && typed > 0n ? displayMoney(formatMoney(typed + FEE)) : '--'}</dd></div>
         </dl>
+        {locked && lockedUntil ? <LockNotice until={lockedUntil} now={now} /> : null}
         {noPayPwd ? (
           <div className="bt-notice wl-no-paypwd" role="status" data-testid="wd-no-paypwd">
             <p>{t('withdrawForm.noPayPwd')}</p>
@@ -141,9 +147,23 @@ export default function WithdrawPage() {
         {fieldError('paidPwd')}
         <StepUpField codeType={null} testId="wd-2fa" data-field="twoFactorCode" value={twoFactorCode} onChange={(e) => setTwoFactorCode(e.target.value)} error={errors.twoFactorCode} />
         <p className="wl-facts">{t('withdrawForm.arrives', { min: CONVERSION_MIN })}</p>
-        <Button type="submit" block busy={busy} disabled={noPayPwd} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
+        <Button type="submit" block busy={busy} disabled={noPayPwd || locked} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
         {info.isError ? <p className="field-error">{tc('common.loadFailed')}</p> : null}
       </form>
+    </div>
+  );
+}
+
+/** How long the security lock still holds withdrawals back, in the user's words, and until when. */
+function LockNotice({ until, now }: { until: string; now: number }) {
+  const { t, i18n } = useTranslation('wallet');
+  const totalMinutes = Math.max(1, Math.ceil((Date.parse(until) - now) / 60_000));
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  const at = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(until));
+  return (
+    <div className="bt-notice wl-no-paypwd" role="status" data-testid="wd-locked" data-until={until}>
+      <p>{t('withdrawForm.locked', { time: t('withdrawForm.lockedTime', { hours, minutes }), at })}</p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // Calls of the wallet screen (paths of packages/contracts/src/wallet.ts, docs/api.md "Wallet") and
 // their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
+import type { SecurityInfo, CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
 import { ApiError } from '../../lib/api';
 import { api } from '../../lib/session';
 
@@ -22,6 +22,7 @@ export const PATHS = {
   withdrawLimits: 'user/api/withdraw/limits',
   withdrawDetail: (id: number) => `user/api/withdraw/detail/${id}`,
   withdrawCancel: 'user/api/withdraw/cancel',
+  security: 'user/api/security',
 } as const;
 
 export const WALLET_PATH = '/pages/wallet/wallet';
@@ -109,6 +110,11 @@ export function cancelWithdrawal(id: number) {
 
 export function createWithdrawal(body: WithdrawCreateBody) {
   return api.post<WithdrawItem>(PATHS.withdrawCreate, body, { silent: true });
+}
+
+/** The account's protections; the withdrawal form reads the security lock from it. */
+export function useSecurity() {
+  return useQuery({ queryKey: ['user', 'security'], queryFn: () => api.get<SecurityInfo>(PATHS.security, { silent: true }) });
 }
 
 /** The caller's withdrawal limits over 24 hours and 30 days, and what is left of each. */
