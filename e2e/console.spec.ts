@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operatorPage, totp } from './support/console';
-import { apiLogin, login, ops, PASSWORD, register, setPayPassword } from './support/users';
+import { apiLogin, bookAddress, login, ops, PASSWORD, register, setPayPassword } from './support/users';
 
 
 test('an operator signs in with TOTP, freezes a user and finds it in the audit log', async ({ page, request, browser }, info) => {
@@ -121,6 +121,7 @@ test('two operators: a big credit and a big withdrawal each take effect at the s
   expect(wallet.data.balanceWallet).toBe('2000100.000000');
 
   // The user withdraws most of it; the first approval waits, the second lets it through.
+  await bookAddress(request, headers, userMail, 'TRC20', TRON_ADDRESS);
   const created = await request.post('/user/api/withdraw/create', { headers, data: { network: 'TRC20', address: TRON_ADDRESS, amount: BIG_WITHDRAWAL, paidPwd: '123456', idempotencyKey: `e2e-big-${stamp}` } });
   const id = ((await created.json()) as { data: { id: number } }).data.id;
   for (const [page, step] of [[a, 'first'], [b, 'second']] as const) {

@@ -1,8 +1,10 @@
 // The withdrawal form on a phone and a desktop: reached from the wallet, it shows the balance, the
 // fee and what arrives as the amount is typed; bad input is refused under its field — by the form
-// (below 10, above the balance with the fee, no address, a short payment password) and by the
-// server (an address with a broken checksum, under the address field) — and a user without a payment
-// password is told to set one.
+// (below 10, above the balance with the fee, no address picked, a short payment password) and by
+// the server (an address with a broken checksum, under the address field of the address book's
+// "add" sheet) — and a user without a payment password is told to set one. Withdrawals go only to
+// addresses of the book, added with an e-mail code (usable at once on this stand:
+// WITHDRAW_NEW_ADDRESS_HOURS=0), and one can be removed.
 // The whole way in two languages: USDT deposited on the local chain, a withdrawal asked for in the
 // form, approved with `npm run ops -- withdraw:approve`, paid by the hot wallet (the e2e server runs
 // WITHDRAW_PAYOUT=hot-wallet), confirmed, and shown completed in the detail, the records and the wallet.
@@ -13,7 +15,7 @@ import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
 import { waitForCode } from './support/mailbox';
-import { adjustWallet, login, ops, register, setPayPassword } from './support/users';
+import { adjustWallet, apiLogin, bookAddress, codeFromScreen, login, ops, register, setPayPassword } from './support/users';
 
 const test = holding('local-chain');
 
@@ -60,7 +62,7 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   await page.getByTestId('wd-amount').fill('9');
   await page.getByTestId('wd-submit').click();
   await expect(page.getByTestId('wd-amount-error')).toHaveText('The smallest withdrawal is 10 Lightning');
-  await expect(page.getByTestId('wd-address-error')).toHaveText('Enter the address to send to');
+  await expect(page.getByTestId('wd-address-error')).toHaveText('Choose an address from your address book');
   await expect(page.getByTestId('wd-paidPwd-error')).toHaveText('The payment password has 6 digits');
 
   await page.getByTestId('wd-all').click();
@@ -72,15 +74,31 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
   await expect(page.getByTestId('wd-amount-error')).toHaveText('At most 47.00 with the fee');
 
   await page.getByTestId('wd-amount').fill('20');
+  // The address book is empty: an address is added first, with an e-mail code.
+  await expect(page.getByTestId('wd-book-empty')).toBeVisible();
+  await page.getByTestId('wd-add-address').click();
+  await expect(page.getByTestId('wd-add-sheet')).toBeVisible();
+  await page.getByTestId('wd-new-submit').click();
+  await expect(page.getByTestId('newAddress-error')).toHaveText('Enter the address to send to');
+  await expect(page.getByTestId('newProof-error')).toHaveText('Enter the verification code');
   // A mixed-case address whose EIP-55 checksum is broken (the last letter's case changed).
-  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79c8');
-  await page.getByTestId('wd-paidPwd').fill('123456');
-  await page.getByTestId('wd-submit').click();
-  await expect(page.getByTestId('wd-address-error')).toHaveText('Not a valid BEP20 address');
-  await expect(page.getByTestId('wd-address')).toBeFocused();
+  await page.getByTestId('wd-new-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79c8');
+  await page.getByTestId('wd-new-label').fill('My wallet');
+  await page.getByTestId('wd-new-proof').fill(await codeFromScreen(page, mail, 'wd-new-proof-send'));
+  await page.getByTestId('wd-new-submit').click();
+  await expect(page.getByTestId('newAddress-error')).toHaveText('Not a valid BEP20 address');
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/withdraw-address-refused.png`, fullPage: true });
+  // The refused address did not use the code up.
+  await page.getByTestId('wd-new-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await page.getByTestId('wd-new-submit').click();
+  await expect(page.getByTestId('wd-add-sheet')).toHaveCount(0);
+  const entry = page.getByTestId('wd-book-entry');
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText('My wallet');
+  await expect(entry).toHaveAttribute('aria-checked', 'true');
+  await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/withdraw-book.png`, fullPage: true });
 
-  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await page.getByTestId('wd-paidPwd').fill('123456');
   await page.getByTestId('wd-submit').click();
   await expect(page.getByTestId('wd-paidPwd-error')).toContainText('The payment password is wrong');
   await page.getByTestId('wd-records-link').click();
@@ -89,7 +107,7 @@ test('the withdrawal form checks every field and says what is wrong where', asyn
 
   // Sent with the right password, it waits for review: held, and its owner may cancel it.
   await page.getByTestId('wd-amount').fill('20');
-  await page.getByTestId('wd-address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await page.getByTestId('wd-book-entry').click();
   await page.getByTestId('wd-paidPwd').fill('135790');
   await page.getByTestId('wd-submit').click();
   await expect(page.getByTestId('withdraw-detail-page')).toHaveAttribute('data-state', 'pendingReview');
@@ -120,6 +138,7 @@ for (const [locale, texts] of [
     const payee = privateKeyToAccount(generatePrivateKey()).address;
     await register(request, mail);
     await setPayPassword(request, mail, '135790');
+    await bookAddress(request, await apiLogin(request, mail), mail, 'BEP20', payee);
     await login(page, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
 
@@ -140,7 +159,7 @@ for (const [locale, texts] of [
     await page.getByTestId('wallet-withdraw').click();
     await expect(page).toHaveURL(/pages\/withdraw\/withdraw/);
     await page.getByTestId('wd-amount').fill('20');
-    await page.getByTestId('wd-address').fill(payee);
+    await page.locator(`[data-testid="wd-book-entry"][data-address="${payee}"]`).click();
     await page.getByTestId('wd-paidPwd').fill('135790');
     await expect(page.getByTestId('wd-received')).toHaveText('20.00');
     await expect(page.getByTestId('wd-total')).toHaveText('23.00');

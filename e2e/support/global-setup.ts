@@ -102,6 +102,9 @@ export default async function globalSetup(): Promise<void> {
       // One mail code per address per second instead of the spec's 60 s: flows that ask for two
       // codes need not wait a minute (the 60 s rule itself is tested in apps/server).
       MAIL_CODE_INTERVAL_SECONDS: '1',
+      // A new withdrawal address is usable at once here: the flows withdraw right after adding one
+      // (the 24 h wait itself is tested in apps/server, address-book.int.test.ts).
+      WITHDRAW_NEW_ADDRESS_HOURS: '0',
       // Every test user comes from 127.0.0.1: two workers register and sign in faster than one
       // person's per-IP allowance (10 codes, 30 sign-ins a minute; those limits are tested in apps/server).
       CODE_RATE_PER_MINUTE: '120',

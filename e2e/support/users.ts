@@ -113,13 +113,25 @@ export async function setPayPassword(request: APIRequestContext, mail: string, p
   expect(set.code, set.msg).toBe('00000');
 }
 
+/** Adds an address to the user's withdrawal book through the API (a WITHDRAW_ADDRESS code from the SMTP sink); usable at once here (WITHDRAW_NEW_ADDRESS_HOURS=0). */
+export async function bookAddress(request: APIRequestContext, headers: { authorization: string }, mail: string, network: 'BEP20' | 'TRC20', address: string): Promise<void> {
+  const code = await mailedCode(request, headers, mail, 'WITHDRAW_ADDRESS');
+  const added = (await (await request.post('/user/api/withdraw/addresses/add', { headers, data: { network, address, code } })).json()) as Envelope<unknown>;
+  expect(added.code, added.msg).toBe('00000');
+}
+
+const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
 /** A withdrawal of 20 Lightning the user asks for (payment password `paidPwd`) and the operator rejects with `reason`: an event every notification channel carries. Answers its id. */
 export async function rejectedWithdrawal(request: APIRequestContext, mail: string, paidPwd: string, reason: string): Promise<number> {
   const headers = await apiLogin(request, mail);
+  // In the book once per user (an earlier call may have added it).
+  const book = (await (await request.get('/user/api/withdraw/addresses', { headers })).json()) as Envelope<{ list: { address: string }[] }>;
+  if (!book.data.list.some((a) => a.address === PAYEE)) await bookAddress(request, headers, mail, 'BEP20', PAYEE);
   const created = (await (
     await request.post('/user/api/withdraw/create', {
       headers,
-      data: { network: 'BEP20', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '20', paidPwd, idempotencyKey: `rejected-${Date.now()}-${Math.random().toString(36).slice(2)}` },
+      data: { network: 'BEP20', address: PAYEE, amount: '20', paidPwd, idempotencyKey: `rejected-${Date.now()}-${Math.random().toString(36).slice(2)}` },
     })
   ).json()) as Envelope<{ id: number }>;
   expect(created.code, created.msg).toBe('00000');

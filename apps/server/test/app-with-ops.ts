@@ -12,7 +12,7 @@ export interface AppWithOps {
 }
 
 export async function startAppWithOps(timeZone: string): Promise<AppWithOps> {
-  const t = await startTestApp({ shareSocket: true, env: { PLATFORM_TIMEZONE: timeZone } });
+  const t = await startTestApp({ shareSocket: true, bookWithdrawAddresses: true, env: { PLATFORM_TIMEZONE: timeZone } });
   const out: string[] = [];
   const env = { DATA_DIR: t.dataDir, PLATFORM_TIMEZONE: timeZone, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}) };
   return { t, out, ops: (...args: string[]) => runOps(args, env, (l) => out.push(l), (l) => out.push(l)) };

@@ -10,6 +10,7 @@ import { hashPayPassword } from '../src/users';
 import { derivedKey } from '../src/platform/key-files';
 import { PAY_PEPPER_LABEL } from '../src/platform/deps';
 import { adjustWallet } from '../src/wallet';
+import { bytesOf, isWithdrawAddress } from '../src/withdrawals/addresses';
 
 export interface ReceivedMail {
   to: string[];
@@ -156,6 +157,19 @@ export interface StartOptions {
   jobs?: boolean;
   /** PGlite in owner mode, shared through its socket (as `npm start` does). */
   shareSocket?: boolean;
+  /**
+   * Puts a withdrawal's address in the caller's address book, usable at once, before each
+   * withdraw/create: for tests of what comes after the book (the book has tests of its own).
+   */
+  bookWithdrawAddresses?: boolean;
+}
+
+/** An address in a user's withdrawal book, usable at once (as if added WITHDRAW_NEW_ADDRESS_HOURS ago). */
+export async function bookAddress(database: DatabaseHandle, userId: number, network: 'BEP20' | 'TRC20', address: string): Promise<void> {
+  await database.exec(
+    `insert into withdraw_addresses (user_id, network, address, address_hex, usable_from) values ($1, $2, $3, $4, now()) on conflict do nothing`,
+    [userId, network, address, bytesOf(network, address)],
+  );
 }
 
 /**
@@ -195,6 +209,21 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     pgliteMode: options.shareSocket ? 'owner' : 'exclusive',
   });
   const app = await buildApp(config, { database, jobs: options.jobs ?? false, logger: false });
+  const userIdOfToken = new Map<string, number>();
+  async function bookFor(token: string, body: unknown): Promise<void> {
+    const { network, address } = (body ?? {}) as { network?: unknown; address?: unknown };
+    if ((network !== 'BEP20' && network !== 'TRC20') || typeof address !== 'string' || !isWithdrawAddress(network, address.trim())) return;
+    let userId = userIdOfToken.get(token);
+    if (userId === undefined) {
+      const me = await app.inject({ method: 'GET', url: '/user/api/info', headers: { authorization: `Bearer ${token}` } });
+      if (me.statusCode !== 200) return;
+      const mail = (JSON.parse(me.body) as Envelope<{ mail: string }>).data.mail;
+      const [row] = await database.exec<{ id: string | number }>('select id from users where mail = $1', [mail]);
+      userId = Number(row.id);
+      userIdOfToken.set(token, userId);
+    }
+    await bookAddress(database, userId, network, address.trim());
+  }
   return {
     app,
     config,
@@ -207,6 +236,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       if (o.lang) headers.lang = o.lang;
       const req: InjectOptions = { method, url, headers, remoteAddress: o.ip ?? '127.0.0.1' };
       if (o.body !== undefined) req.payload = o.body as InjectOptions['payload'];
+      if (options.bookWithdrawAddresses && method === 'POST' && url === '/user/api/withdraw/create' && o.token) await bookFor(o.token, o.body);
       const res = await app.inject(req);
       return Object.assign(res, { json: <T>() => JSON.parse(res.body) as T });
     },

@@ -114,6 +114,10 @@ export const ERRORS = {
   WITHDRAW_ADDRESS_OWN_DEPOSIT: { code: 'A0377', status: 422 },
   WITHDRAW_ADDRESS_PLATFORM: { code: 'A0378', status: 422 },
   WITHDRAW_LOCKED: { code: 'A0379', status: 403 },
+  WITHDRAW_ADDRESS_NOT_IN_BOOK: { code: 'A0353', status: 422 },
+  WITHDRAW_ADDRESS_NOT_YET: { code: 'A0354', status: 409 },
+  WITHDRAW_ADDRESS_EXISTS: { code: 'A0355', status: 409 },
+  WITHDRAW_ADDRESS_BOOK_FULL: { code: 'A0356', status: 409 },
   // benefits
   BENEFIT_ALREADY_UNLOCKED: { code: 'A0380', status: 409 },
   BENEFIT_NOT_UNLOCKED: { code: 'A0381', status: 409 },

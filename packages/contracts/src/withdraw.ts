@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { idempotencyKey, moneyAmount } from './wallet';
-import { twoFactorCode } from './user';
+import { stepUpFields, twoFactorCode } from './user';
 import { USER_LEVELS, type UserLevel } from './constants';
 
 export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled'] as const;
@@ -20,6 +20,35 @@ export const withdrawCreateBody = z.strictObject({
   idempotencyKey,
 });
 export type WithdrawCreateBody = z.infer<typeof withdrawCreateBody>;
+
+// ---- the address book (issue 52 item 4): withdrawals go only to addresses the user added ----
+
+/** At most this many addresses in one user's book. */
+export const WITHDRAW_ADDRESS_BOOK_MAX = 50;
+export const WITHDRAW_ADDRESS_LABEL_MAX = 32;
+
+export const withdrawAddressAddBody = z.strictObject({
+  network: z.enum(DEPOSIT_NETWORKS),
+  address: z.string().trim().min(1).max(100),
+  label: z.string().trim().max(WITHDRAW_ADDRESS_LABEL_MAX).default(''),
+  /** The step-up: `twoFactorCode` (two-step on) or a WITHDRAW_ADDRESS e-mail `code`. */
+  ...stepUpFields,
+});
+export type WithdrawAddressAddBody = z.input<typeof withdrawAddressAddBody>;
+
+export const withdrawAddressItem = z.object({
+  id: z.number(),
+  network: z.enum(DEPOSIT_NETWORKS),
+  address: z.string(),
+  label: z.string(),
+  /** ISO 8601: withdrawals to it are accepted from then on (WITHDRAW_NEW_ADDRESS_HOURS after it was added). */
+  usableFrom: z.string(),
+  createdAt: z.string(),
+});
+export type WithdrawAddressItem = z.infer<typeof withdrawAddressItem>;
+export const withdrawAddressList = z.object({ list: z.array(withdrawAddressItem) });
+export type WithdrawAddressList = z.infer<typeof withdrawAddressList>;
+export const withdrawAddressRemoveBody = z.strictObject({ id: z.number().int().positive() });
 
 export const withdrawItem = z.object({
   id: z.number(),

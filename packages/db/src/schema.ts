@@ -829,6 +829,32 @@ export const cardEvents = pgTable(
  * Withdrawals: amount + fee held by a pending ledger entry at request, posted once paid out or
  * voided when rejected or failed. pendingReview → processing → completed | rejected | failed.
  */
+/**
+ * The withdrawal address book: withdrawals go only to a live entry whose `usableFrom` has passed.
+ * `addressHex` is the address's 20 bytes (lowercase 0x hex), one entry per address however written.
+ */
+export const withdrawAddresses = pgTable(
+  'withdraw_addresses',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    address: text('address').notNull(),
+    addressHex: text('address_hex').notNull(),
+    label: text('label').notNull().default(''),
+    createdAt: createdAt(),
+    usableFrom: timestamp('usable_from', { withTimezone: true }).notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('withdraw_addresses_live_key').on(t.userId, t.network, t.addressHex).where(sql`${t.removedAt} is null`),
+    index('withdraw_addresses_user_idx').on(t.userId, t.id),
+    check('withdraw_addresses_network', sql`${t.network} in ('BEP20', 'TRC20')`),
+  ],
+);
+
 export const withdrawals = pgTable(
   'withdrawals',
   {

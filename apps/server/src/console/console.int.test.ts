@@ -13,7 +13,7 @@ import { totpCode } from '../platform/totp';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ shareSocket: true, env: { AUTH_CACHE_MS: '0' } });
+  t = await startTestApp({ bookWithdrawAddresses: true, shareSocket: true, env: { AUTH_CACHE_MS: '0' } });
 });
 afterAll(() => t?.close());
 

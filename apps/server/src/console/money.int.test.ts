@@ -21,7 +21,7 @@ let t: TestApp;
 let tron: TronStandIn;
 beforeAll(async () => {
   tron = await startTronStandIn();
-  t = await startTestApp({
+  t = await startTestApp({ bookWithdrawAddresses: true,
     shareSocket: true,
     env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000', TRON_API_URL: tron.url, TRON_USDT_CONTRACT: tron.token, TRON_CONFIRMATIONS: String(CONFIRMATIONS) },
   });

@@ -200,6 +200,8 @@ export const configSchema = z.object({
   DEPOSIT_POLL_SECONDS: positiveInt(10),
   /** How approved withdrawals are paid: `manual` (the operator sends and enters the hash) or `hot-wallet` (BEP20 sent by this server; TRC20 stays manual). */
   WITHDRAW_PAYOUT: z.enum(['manual', 'hot-wallet']).default('manual'),
+  /** Hours a new address of the withdrawal address book waits before withdrawals to it are accepted (0: at once). */
+  WITHDRAW_NEW_ADDRESS_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   /** A hot-wallet payout still unmined this long after it was signed is replaced at the same nonce with a gas price 12.5 % higher. */
   HOT_WALLET_REPLACE_AFTER_SECONDS: positiveInt(180),
   /** The highest gas price a replacement may offer, in gwei: above it the payout waits and the operator is told. */

@@ -7,7 +7,7 @@ import { verifyLedger } from '../wallet';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { AUTH_CACHE_MS: '0', } });
+  t = await startTestApp({ bookWithdrawAddresses: true, env: { AUTH_CACHE_MS: '0', } });
 });
 afterAll(() => t?.close());
 

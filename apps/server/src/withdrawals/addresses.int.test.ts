@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
+import { freshCode, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { deployTestToken, HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { startTronStandIn, type TronStandIn } from '../../test/tron-standin';
 import { addressOn, depositAddressBytes } from '../platform/chain-address';
@@ -26,7 +26,7 @@ const depositKey = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'");
 beforeAll(async () => {
   ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-wd-addr-'));
   tron = await startTronStandIn();
-  t = await startTestApp({
+  t = await startTestApp({ bookWithdrawAddresses: true,
     env: {
       AUTH_CACHE_MS: '0',
       DEPOSIT_XPUB: depositKey.publicExtendedKey,
@@ -93,6 +93,9 @@ describe('withdrawal addresses', () => {
       const answer = await withdraw(u, network, address);
       expect({ what, status: answer.status, code: answer.code, field: answer.field }).toEqual({ what, status: 422, code, field: 'address' });
       expect(answer.msg).toMatch(msg);
+      // The address book runs the same checks when an address is added (and keeps none of these).
+      const added = await t.call('POST', '/user/api/withdraw/addresses/add', { token: u.token, lang: 'en_US', body: { network, address, code: await freshCode(t, u, 'WITHDRAW_ADDRESS') } });
+      expect({ what, code: added.json().code }).toEqual({ what, code });
     }
     expect((await t.call('GET', '/user/api/withdraw/list', { token: u.token })).json<Envelope<{ total: number }>>().data.total).toBe(0);
     expect((await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<{ balanceWallet: string }>>().data.balanceWallet).toBe('100.000000');

@@ -18,7 +18,7 @@ export function isWithdrawAddress(network: DepositNetwork, address: string): boo
 }
 
 /** The address's 20 bytes as lowercase 0x hex (how deposit addresses are kept). */
-function bytesOf(network: DepositNetwork, address: string): string {
+export function bytesOf(network: DepositNetwork, address: string): string {
   return network === 'TRC20' ? tronAddressBytes(address)! : address.toLowerCase();
 }
 

@@ -8,6 +8,7 @@ import { createPublicClient, getAddress, http, parseAbiItem, type Address } from
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@lq/db';
+import { bookAddress } from '../../test/helpers';
 import { killDatabase, runChild as runKilledChild, type KillDatabase } from '../../test/kill-harness';
 import { HOT_KEY, startChainWithUsdt, type LocalChain, type TestToken } from '../../test/local-chain';
 import { adjustWallet, verifyLedger } from '../wallet';
@@ -64,6 +65,7 @@ describe('hot-wallet payouts under SIGKILL', () => {
         );
         const userId = Number(row.id);
         await adjustWallet(db.db, { userId, wallet: 'balance', amount: 100_000_000n, reason: 'test funds', key: `payout-kill-fund-${i}` });
+        await bookAddress(db, userId, 'BEP20', payeeOf(i));
         const w = await createWithdrawal(db.db, userId, { network: 'BEP20', address: payeeOf(i), amount: amountOf(i), paidPwd: '123456', idempotencyKey: `payout-kill-${i}` }, anyAddress, pepper);
         await approveWithdrawal(db.db, w.id);
       }

@@ -32,7 +32,7 @@ let stopChain: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   ({ chain, token, stop: stopChain } = await startChainWithUsdt('lq-payout-'));
   tron = await startTronStandIn();
-  t = await startTestApp({
+  t = await startTestApp({ bookWithdrawAddresses: true,
     env: {
       AUTH_CACHE_MS: '0',
       BSC_RPC_URL: chain.url,

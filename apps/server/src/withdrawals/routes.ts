@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeOf, withdrawCancelBody, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawLimits, withdrawList, withdrawListQuery } from '@lq/contracts';
+import { z } from 'zod';
+import { envelopeOf, withdrawAddressAddBody, withdrawAddressItem, withdrawAddressList, withdrawAddressRemoveBody, withdrawCancelBody, withdrawCreateBody, withdrawIdParams, withdrawItem, withdrawLimits, withdrawList, withdrawListQuery } from '@lq/contracts';
 import { requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit } from '../platform/limits';
 import type { PlatformDeps } from '../platform/deps';
 import { stepUp } from '../users';
 import type { AddressGuard } from './addresses';
+import { addAddress, addressesOf, removeAddress } from './address-book';
 import { cancelWithdrawal, createWithdrawal, limitsOf, withdrawalOf, withdrawalsOf } from './service';
 
 const tags = ['withdrawals'];
@@ -33,6 +35,48 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
       const { user } = req.auth!;
       const proveOwner = () => stepUp(deps, user, { twoFactorCode: req.body.twoFactorCode }, null);
       return ok(req, await createWithdrawal(deps.db, user.id, req.body, guard, deps.payPepper, proveOwner));
+    },
+  );
+
+  r.get(
+    '/user/api/withdraw/addresses',
+    {
+      schema: { tags, summary: 'The withdrawal address book: withdrawals go only to these, each from its usableFrom', security: bearerAuth, response: { 200: envelopeOf(withdrawAddressList), ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await addressesOf(deps.db, req.auth!.user.id)),
+  );
+
+  r.post(
+    '/user/api/withdraw/addresses/add',
+    {
+      schema: {
+        tags,
+        summary: 'Add an address to the book (checked as a withdrawal’s address is); usable WITHDRAW_NEW_ADDRESS_HOURS later. Step-up: twoFactorCode (two-step on) or a WITHDRAW_ADDRESS e-mail code',
+        security: bearerAuth,
+        body: withdrawAddressAddBody,
+        response: { 200: envelopeOf(withdrawAddressItem), ...errorResponses },
+      },
+      config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
+      preHandler: auth,
+    },
+    async (req) => {
+      const { user } = req.auth!;
+      const useProof = await stepUp(deps, user, req.body, 'WITHDRAW_ADDRESS');
+      return ok(req, await addAddress(deps.db, user.id, req.body, guard, deps.config.WITHDRAW_NEW_ADDRESS_HOURS, useProof));
+    },
+  );
+
+  r.post(
+    '/user/api/withdraw/addresses/remove',
+    {
+      schema: { tags, summary: 'Remove an address from the book', security: bearerAuth, body: withdrawAddressRemoveBody, response: { 200: envelopeOf(z.null()), ...errorResponses } },
+      config: perUserLimit(deps.config.USER_RATE_PER_MINUTE),
+      preHandler: auth,
+    },
+    async (req) => {
+      await removeAddress(deps.db, req.auth!.user.id, req.body.id);
+      return ok(req, null);
     },
   );
 

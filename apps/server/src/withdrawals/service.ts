@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from '@lq/db';
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type Locale, type UserLevel, type WithdrawCreateBody, type WithdrawItem, type WithdrawLimits, type WithdrawList, type WithdrawState } from '@lq/contracts';
-import { checkPayPassword, untilText } from '../users';
+import { checkPayPassword } from '../users';
+import { refuseWhileLocked, requireBooked } from './address-book';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress, type AddressGuard } from './addresses';
 
@@ -69,22 +70,11 @@ export async function createWithdrawal(
   await refuseWhileLocked(db, userId);
   if (amount < WITHDRAW_MIN_MICRO) throw new AppError('WITHDRAW_BELOW_MIN', { min: CONVERSION_MIN }, 'amount');
   if (!isWithdrawAddress(body.network, body.address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network: body.network }, 'address');
+  await requireBooked(db, userId, body.network, body.address);
   await guard.check(db, userId, body.network, body.address);
   await checkPayPassword(db, userId, body.paidPwd, payPepper);
   await proveOwner();
   return holdWithdrawal(db, userId, { network: body.network, address: body.address, amount, idempotencyKey: body.idempotencyKey });
-}
-
-/**
- * The security lock (a password, payment password or two-step change within SECURITY_LOCK_HOURS):
- * no withdrawal until it ends. `lock` takes the user's row lock as it reads (holdWithdrawal), so a
- * change committing meanwhile is seen.
- */
-async function refuseWhileLocked(db: Database, userId: number, lock = sql``): Promise<void> {
-  const [row] = rowsOf<{ until: string | Date | null }>(
-    await db.execute(sql`select case when withdraw_locked_until > now() then withdraw_locked_until end as until from users where id = ${userId}${lock}`),
-  );
-  if (row?.until) throw new AppError('WITHDRAW_LOCKED', { until: untilText(new Date(row.until)) });
 }
 
 const requestHashOf = (network: string, address: string, amount: bigint) =>

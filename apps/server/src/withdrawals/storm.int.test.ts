@@ -16,7 +16,7 @@ const FUNDED = 1_000_000_000n; // 1,000 Lightning; 200 requests of 10–40 ask f
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000' } });
+  t = await startTestApp({ bookWithdrawAddresses: true, env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000' } });
 });
 afterEach(async () => {
   expect(await verifyLedger(t.database.db)).toEqual([]);

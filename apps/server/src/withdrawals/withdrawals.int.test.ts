@@ -16,7 +16,7 @@ const TRON = 'TLEaY8XoqpBmndLsjcfThgdKLN1ssNuUcF';
 let t: TestApp;
 beforeAll(async () => {
   // The per-user request budget raised: the lockout test proves the payment-password lock, not the rate limit.
-  t = await startTestApp({ env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000' } });
+  t = await startTestApp({ bookWithdrawAddresses: true, env: { AUTH_CACHE_MS: '0', USER_RATE_PER_MINUTE: '1000' } });
 });
 afterEach(async () => {
   expect(await verifyLedger(t.database.db)).toEqual([]);

@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
 import { useNow } from '../../lib/clock';
 import { showToast } from '../../lib/toast';
+import { AddressBook } from './AddressBook';
 import { createWithdrawal, invalidateWallet, useSecurity, useWalletInfo, useWithdrawLimits } from './api';
 import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
@@ -55,7 +56,7 @@ export default function WithdrawPage() {
     if (typed === undefined || typed <= 0n) found.amount = t('withdrawForm.amountFormat');
     else if (typed < MIN) found.amount = t('withdrawForm.belowMin', { min: CONVERSION_MIN });
     else if (available !== undefined && typed + FEE > available) found.amount = t('withdrawForm.aboveBalance', { amount: displayMoney(formatMoney(maxAmount)) });
-    if (!address.trim()) found.address = t('withdrawForm.addressRequired');
+    if (!address.trim()) found.address = t('withdrawForm.addressPick');
     if (!new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`).test(paidPwd)) found.paidPwd = t('withdrawForm.pwdFormat', { n: PAY_PWD_LENGTH });
     if (twoFactorOn && !twoFactorCode.trim()) found.twoFactorCode = tc('auth.twoFactorRequired');
     setErrors(found);
@@ -110,16 +111,24 @@ export default function WithdrawPage() {
         ) : null}
         <div className="wl-formats" role="radiogroup" aria-label={t('recharge.network')}>
           {DEPOSIT_NETWORKS.map((n) => (
-            <button key={n} type="button" role="radio" aria-checked={network === n} className={`btn ${network === n ? 'btn-primary' : 'btn-secondary'}`} onClick={() => setNetwork(n)} data-testid={`wd-network-${n}`}>
+            <button key={n} type="button" role="radio" aria-checked={network === n} className={`btn ${network === n ? 'btn-primary' : 'btn-secondary'}`} onClick={() => {
+              setNetwork(n);
+              setAddress('');
+            }} data-testid={`wd-network-${n}`}>
               {t(`recharge.networkName.${n}`)}
             </button>
           ))}
         </div>
-        <label className="field">
-          <span>{t('withdrawForm.address', { network })}</span>
-          <input className="input num" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={errors.address ? true : undefined} aria-describedby="wd-address-error" data-field="address" data-testid="wd-address" />
-        </label>
-        {fieldError('address')}
+        <AddressBook
+          network={network}
+          selected={address}
+          onSelect={(a) => {
+            setAddress(a);
+            if (a) setErrors(({ address: _picked, ...rest }) => rest);
+          }}
+          now={now}
+          error={errors.address}
+        />
         <label className="field">
           <span>{t('withdrawForm.amount')}</span>
           <span className="wl-amount-row">

@@ -1,7 +1,7 @@
 // Calls of the wallet screen (paths of packages/contracts/src/wallet.ts, docs/api.md "Wallet") and
 // their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { SecurityInfo, CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
+import type { SecurityInfo, WithdrawAddressAddBody, WithdrawAddressItem, WithdrawAddressList, CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
 import { ApiError } from '../../lib/api';
 import { api } from '../../lib/session';
 
@@ -23,6 +23,9 @@ export const PATHS = {
   withdrawDetail: (id: number) => `user/api/withdraw/detail/${id}`,
   withdrawCancel: 'user/api/withdraw/cancel',
   security: 'user/api/security',
+  withdrawAddresses: 'user/api/withdraw/addresses',
+  withdrawAddressAdd: 'user/api/withdraw/addresses/add',
+  withdrawAddressRemove: 'user/api/withdraw/addresses/remove',
 } as const;
 
 export const WALLET_PATH = '/pages/wallet/wallet';
@@ -111,6 +114,13 @@ export function cancelWithdrawal(id: number) {
 export function createWithdrawal(body: WithdrawCreateBody) {
   return api.post<WithdrawItem>(PATHS.withdrawCreate, body, { silent: true });
 }
+
+/** The withdrawal address book: withdrawals go only to these. */
+export function useWithdrawAddresses() {
+  return useQuery({ queryKey: ['wallet', 'withdraw-addresses'], queryFn: () => api.get<WithdrawAddressList>(PATHS.withdrawAddresses, { silent: true }) });
+}
+export const addWithdrawAddress = (body: WithdrawAddressAddBody) => api.post<WithdrawAddressItem>(PATHS.withdrawAddressAdd, body, { silent: true });
+export const removeWithdrawAddress = (id: number) => api.post<null>(PATHS.withdrawAddressRemove, { id }, { silent: true });
 
 /** The account's protections; the withdrawal form reads the security lock from it. */
 export function useSecurity() {
