@@ -132,6 +132,17 @@ test('a user binds a Binance key and an MT5 account, edits and unbinds them', as
   await expect(page.locator('body')).not.toContainText(token);
   await shot(page, info, '09-mt5-list');
 
+  // A new bridge token is a step-up, as binding is: the e-mail code first, then the token once.
+  await fx.getByTestId('account-rotate').click();
+  await expect(page.getByTestId('rotate-sheet')).toBeVisible();
+  await page.getByTestId('rotate-proof').fill(await codeFromScreen(page, mail, 'rotate-proof-send'));
+  await page.getByTestId('rotate-submit').click();
+  await expect(page.getByTestId('token-sheet')).toBeVisible();
+  const rotated = (await page.getByTestId('token-sheet').getByTestId('bridge-token').textContent()) ?? '';
+  expect(rotated).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(rotated).not.toBe(token);
+  await page.keyboard.press('Escape');
+
   // Unbind it.
   await fx.getByTestId('account-unbind').click();
   await page.getByTestId('unbind-confirm').click();

@@ -128,8 +128,12 @@ export const accountEditBody = z.strictObject({
   apiKey: apiKeyValue.optional(),
   secretKey: sealedSecret.optional(),
   passphrase: sealedSecret.optional(),
+  /** New keys only: the step-up, as binding asks (`twoFactorCode`, or an API_KEY e-mail `code`). */
+  ...stepUpFields,
 });
 export type AccountEditBody = z.infer<typeof accountEditBody>;
+/** MT5: a new bridge token, with the step-up binding asks. */
+export const accountRotateBody = z.strictObject({ id: idValue, ...stepUpFields });
 
 // ---- answers ----
 

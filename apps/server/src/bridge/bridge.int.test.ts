@@ -151,7 +151,7 @@ describe('MT5 bridge: with the accounts API', () => {
     await until(async () => (await detail()).bridge.status === 'online');
     expect((await detail()).bridge).toMatchObject({ login: '7654321', server: 'FakeBroker-Live', balance: 10_000 });
 
-    const rot = await t.call('POST', '/user/api/apikey/rotate-token', { token: userToken, body: { id: account.id } });
+    const rot = await t.call('POST', '/user/api/apikey/rotate-token', { token: userToken, body: { id: account.id, code: await freshCode(t, { mail: userMail, token: userToken }, 'API_KEY') } });
     expect(rot.statusCode, rot.body).toBe(200);
     await until(() => ea.lastClose !== null);
     expect(ea.lastClose?.code).toBe(BRIDGE_CLOSE.revoked);

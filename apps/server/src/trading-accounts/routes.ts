@@ -6,6 +6,7 @@ import {
   accountBindResult,
   accountEditBody,
   accountIdBody,
+  accountRotateBody,
   accountIdQuery,
   accountItem,
   accountList,
@@ -110,11 +111,23 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.put(
     '/user/api/apikey/edit',
     {
-      schema: { tags, summary: 'Change name, remark, leverage; new secrets are checked with the exchange again', security: bearerAuth, body: accountEditBody, response: { 200: envelopeOf(accountItem), ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Change name, remark, leverage; new secrets are checked with the exchange again and need the step-up of a bind (twoFactorCode, or an API_KEY e-mail code)',
+        security: bearerAuth,
+        body: accountEditBody,
+        response: { 200: envelopeOf(accountItem), ...errorResponses },
+      },
       config: venueLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await editAccount(svc, req.auth!.user.id, req.body)),
+    async (req) => {
+      const { user } = req.auth!;
+      const { apiKey, secretKey, passphrase } = req.body;
+      const newKeys = apiKey !== undefined || secretKey !== undefined || passphrase !== undefined;
+      const useProof = newKeys ? await stepUp(deps, user, req.body, 'API_KEY') : undefined;
+      return ok(req, await editAccount(svc, user.id, req.body, useProof));
+    },
   );
 
   r.delete(
@@ -157,10 +170,20 @@ export function tradingAccountRoutes(app: FastifyInstance, deps: PlatformDeps): 
   r.post(
     '/user/api/apikey/rotate-token',
     {
-      schema: { tags, summary: 'MT5: a new bridge token, shown once; the old one stops working', security: bearerAuth, body: accountIdBody, response: { 200: envelopeOf(accountBindResult), ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'MT5: a new bridge token, shown once; the old one stops working. Step-up as for a bind (twoFactorCode, or an API_KEY e-mail code)',
+        security: bearerAuth,
+        body: accountRotateBody,
+        response: { 200: envelopeOf(accountBindResult), ...errorResponses },
+      },
       config: venueLimit,
       preHandler: auth,
     },
-    async (req) => ok(req, await rotateBridgeToken(svc, req.auth!.user.id, req.body.id)),
+    async (req) => {
+      const { user } = req.auth!;
+      const useProof = await stepUp(deps, user, req.body, 'API_KEY');
+      return ok(req, await rotateBridgeToken(svc, user.id, req.body.id, useProof));
+    },
   );
 }

@@ -429,6 +429,7 @@ export async function editAccount(
   deps: TradingAccountDeps,
   userId: number,
   body: AccountEditBody,
+  useProof: (tx: Database) => Promise<void> = () => Promise.resolve(),
 ): Promise<AccountItem> {
   const { db, box } = deps;
   const row = await getOwnAccount(db, userId, body.id);
@@ -490,6 +491,8 @@ export async function editAccount(
     const updated = await db.transaction(async (tx) => {
       await lockUser(tx, userId);
       await refuseDuplicate(tx, userId, apiKeyHash, row.id);
+      // The step-up of new keys is used up only when they are stored.
+      await useProof(tx);
       const [u] = await tx
         .update(tradingAccounts)
         .set(set)
@@ -577,15 +580,20 @@ export async function rotateBridgeToken(
   deps: TradingAccountDeps,
   userId: number,
   id: number,
+  useProof: (tx: Database) => Promise<void> = () => Promise.resolve(),
 ): Promise<AccountBindResult> {
   const row = await getOwnAccount(deps.db, userId, id);
   if (row.exchange !== 'mt5') throw new AppError('BAD_REQUEST', {}, 'id');
   const token = newBridgeToken();
-  const [updated] = await deps.db
-    .update(tradingAccounts)
-    .set({ bridgeTokenHash: sha256Hex(token), updatedAt: new Date() })
-    .where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)))
-    .returning();
+  const updated = await deps.db.transaction(async (tx) => {
+    await useProof(tx);
+    const [u] = await tx
+      .update(tradingAccounts)
+      .set({ bridgeTokenHash: sha256Hex(token), updatedAt: new Date() })
+      .where(and(eq(tradingAccounts.id, row.id), eq(tradingAccounts.userId, userId)))
+      .returning();
+    return u;
+  });
   bridgeTokenEvents.emit('revoked', row.id);
   return { account: await itemOf(deps.db, updated), bridgeToken: token };
 }

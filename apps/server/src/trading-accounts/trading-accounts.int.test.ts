@@ -60,19 +60,21 @@ let bob: RegisteredUser;
 let testApp: TestApp;
 
 /**
- * Binding needs a step-up: a bind by a user without two-step and without a code of its own gets a
- * fresh API_KEY e-mail code (the resend interval aged away), as the form's "send code" would.
+ * Binding, new keys and a new bridge token need a step-up: such a call by a user without two-step
+ * and without a code of its own gets a fresh API_KEY e-mail code (the resend interval aged away),
+ * as the form's "send code" would.
  */
 async function withBindCode(url: string, o: { body?: unknown; token?: string }): Promise<unknown> {
   const body = o.body as Record<string, unknown> | undefined;
-  if (!url.startsWith('/user/api/apikey/bind') || !o.token || !body || typeof body !== 'object' || 'code' in body || 'twoFactorCode' in body) return o.body;
+  const stepUpUrl = url.startsWith('/user/api/apikey/bind') || url.startsWith('/user/api/apikey/rotate-token') || (url.startsWith('/user/api/apikey/edit') && !!body && ('secretKey' in body || 'apiKey' in body || 'passphrase' in body));
+  if (!stepUpUrl || !o.token || !body || typeof body !== 'object' || 'code' in body || 'twoFactorCode' in body) return o.body;
   const owner = [alice, bob].find((u) => u.token === o.token);
   if (!owner) return o.body;
   return { ...body, code: await freshCode(testApp, owner, 'API_KEY') };
 }
 
 async function call(method: Method, url: string, o: { body?: unknown; token?: string; lang?: string } = {}) {
-  if (method === 'POST') o = { ...o, body: await withBindCode(url, o) };
+  if (method === 'POST' || method === 'PUT') o = { ...o, body: await withBindCode(url, o) };
   const headers: Record<string, string> = { lang: o.lang ?? 'en_US' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   const req: InjectOptions = { method, url, headers, remoteAddress: '127.0.0.1' };
@@ -341,6 +343,11 @@ describe('MT5 accounts', () => {
     expect(list.body).not.toContain(bridgeToken!);
     expect(list.json<Envelope<{ list: Item[] }>>().data.list.map((i) => i.id)).toEqual([account.id]);
 
+    // A new token is a step-up, as binding is: a wrong code changes nothing.
+    const refused = await call('POST', '/user/api/apikey/rotate-token', { token: alice.token, body: { id: account.id, code: '000000' } });
+    expect(refused.json().code).toBe('A0220');
+    const [kept] = await database.exec<{ bridge_token_hash: string }>(`select bridge_token_hash from trading_accounts where id = $1`, [account.id]);
+    expect(kept.bridge_token_hash).toBe(sha256Hex(bridgeToken!));
     const rot = await call('POST', '/user/api/apikey/rotate-token', { token: alice.token, body: { id: account.id } });
     const fresh = itemOf(rot).bridgeToken!;
     expect(fresh).not.toBe(bridgeToken);
@@ -371,6 +378,12 @@ describe('edit, check, unbind', () => {
     const over = await call('PUT', '/user/api/apikey/edit', { token: alice.token, body: { id, leverage: 300 } });
     expect(over.statusCode).toBe(422);
     expect(over.json<Err>().data?.field).toBe('leverage');
+  });
+
+  it('new keys need the step-up of a bind (a name change does not): a wrong code changes nothing', async () => {
+    const refused = await call('PUT', '/user/api/apikey/edit', { token: alice.token, body: { id, apiKey: BINANCE_KEY2, secretKey: await seal(CANARY_SECRET), code: '000000' } });
+    expect(refused.json<Err>()).toMatchObject({ code: 'A0220', data: { field: 'code' } });
+    expect((await readCredentials(database.db, box, id)).apiKey).toBe(BINANCE_KEY);
   });
 
   it('re-checks new secrets: a wrong one is refused and the old key stays', async () => {

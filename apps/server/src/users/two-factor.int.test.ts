@@ -24,6 +24,8 @@ async function enrol(u: RegisteredUser): Promise<{ secret: string; recoveryCodes
   const enabled = (await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.data.secret), password: u.password } })).json<Envelope<{ recoveryCodes: string[] }>>();
   expect(enabled.code, enabled.msg).toBe('00000');
   await forgetLastStep(u.mail);
+  // Turning it on sets the security lock, tested on its own ('the security lock'): lifted here.
+  await t.database.exec('update users set withdraw_locked_until = null where mail = $1', [u.mail]);
   return { secret: setup.data.secret, recoveryCodes: enabled.data.recoveryCodes };
 }
 
@@ -280,8 +282,12 @@ describe('the security lock', () => {
     expectLockedFor24h((await security({ ...resetter, token: again.data.token })).withdrawLockedUntil);
 
     const off = await payingUser(t, 0n);
-    const { recoveryCodes } = await enrol(off);
-    expect((await security(off)).withdrawLockedUntil).toBeNull(); // turning it on locks nothing
+    const setup = (await t.call('POST', '/user/api/2fa/setup', { token: off.token })).json<Envelope<{ secret: string }>>().data;
+    const on = (await t.call('POST', '/user/api/2fa/enable', { token: off.token, body: { code: totpCode(off.mail, setup.secret), password: off.password } })).json<Envelope<{ recoveryCodes: string[] }>>();
+    const { recoveryCodes } = on.data;
+    // Turning it on sets the lock as well (a thief with the password turning it on withdraws nothing for a day).
+    expectLockedFor24h((await security(off)).withdrawLockedUntil);
+    await t.database.exec(`update users set withdraw_locked_until = null where id = $1`, [off.id]);
     expect((await t.call('POST', '/user/api/2fa/disable', { token: off.token, body: { code: recoveryCodes[0], password: off.password } })).json().code).toBe('00000');
     expect(await security(off)).toMatchObject({ twoFactorEnabled: false });
     expectLockedFor24h((await security(off)).withdrawLockedUntil);

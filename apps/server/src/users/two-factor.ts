@@ -149,7 +149,8 @@ export async function enableTwoFactor(deps: PlatformDeps, auth: AuthContext, cod
   const recoveryCodes = newRecoveryCodes();
   await db.transaction(async (tx) => {
     const on = rowsOf(
-      await tx.execute(sql`update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = now(), two_factor_failures = 0, updated_at = now()
+      // The security lock too: whoever turns it on (a thief with the password, say) withdraws nothing for a day.
+      await tx.execute(sql`update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = now(), two_factor_failures = 0, withdraw_locked_until = ${SECURITY_LOCK_UNTIL}, updated_at = now()
         where id = ${auth.user.id} and totp_secret is null and totp_pending_secret = ${pending} returning id`),
     );
     if (on.length === 0) throw new AppError('TWO_FACTOR_ALREADY_ON'); // enabled meanwhile by another request

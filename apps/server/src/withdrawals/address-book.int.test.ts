@@ -97,6 +97,9 @@ describe('the withdrawal address book', () => {
     const u = await registerUser(t);
     const setup = (await t.call('POST', '/user/api/2fa/setup', { token: u.token })).json<Envelope<{ secret: string }>>().data;
     expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.secret), password: u.password } })).json().code).toBe('00000');
+    // Turning two-step on set the security lock (users' tests): lifted to see the step-up.
+    expect((await add(u, { network: 'BEP20', address: EVM, twoFactorCode: totpCode(u.mail, setup.secret, Date.now() + 30_000) })).json().code).toBe('A0379');
+    await t.database.exec(`update users set withdraw_locked_until = null where mail = $1`, [u.mail]);
     expect((await add(u, { network: 'BEP20', address: EVM, code: await freshCode(t, u, 'WITHDRAW_ADDRESS') })).json().code).toBe('A0224');
     const added = await add(u, { network: 'BEP20', address: EVM, twoFactorCode: totpCode(u.mail, setup.secret, Date.now() + 30_000) });
     expect(added.json().code, added.body).toBe('00000');

@@ -38,8 +38,9 @@ export async function addressesOf(db: Database, userId: number): Promise<Withdra
 }
 
 /**
- * Adds an address, usable `waitHours` from now. `useProof` uses the step-up up (the e-mail code)
- * in the insert's transaction: a refused address costs the user no new code.
+ * Adds an address, usable `waitHours` from now. `proveOwner` is the step-up, asked once the address
+ * passed its checks (a typo costs no two-step code); what it answers uses the e-mail code up in the
+ * insert's transaction (a refused address costs the user no new mail).
  */
 export async function addAddress(
   db: Database,
@@ -47,13 +48,14 @@ export async function addAddress(
   body: WithdrawAddressAddBody,
   guard: AddressGuard,
   waitHours: number,
-  useProof: (tx: Database) => Promise<void>,
+  proveOwner: () => Promise<(tx: Database) => Promise<void>>,
 ): Promise<WithdrawAddressItem> {
   const { network, address } = body;
   const label = (body.label ?? '').trim();
   await refuseWhileLocked(db, userId);
   if (!isWithdrawAddress(network, address)) throw new AppError('WITHDRAW_ADDRESS_INVALID', { network }, 'address');
   await guard.check(db, userId, network, address);
+  const useProof = await proveOwner();
   const hex = bytesOf(network, address);
   return db.transaction(async (tx) => {
     // One addition of a user at a time (the book's size below), and the lock seen as of now.
@@ -78,10 +80,10 @@ export async function removeAddress(db: Database, userId: number, id: number): P
 }
 
 /** A withdrawal's address must be a live entry of the user's book whose wait is over. */
-export async function requireBooked(db: Database, userId: number, network: DepositNetwork, address: string): Promise<void> {
+export async function requireBooked(db: Database, userId: number, network: DepositNetwork, address: string, lock = sql``): Promise<void> {
   const [row] = rowsOf<{ usable_from: string | Date; usable: boolean }>(
     await db.execute(sql`select usable_from, usable_from <= now() as usable from withdraw_addresses
-      where user_id = ${userId} and network = ${network} and address_hex = ${bytesOf(network, address)} and removed_at is null`),
+      where user_id = ${userId} and network = ${network} and address_hex = ${bytesOf(network, address)} and removed_at is null${lock}`),
   );
   if (!row) throw new AppError('WITHDRAW_ADDRESS_NOT_IN_BOOK', {}, 'address');
   if (!row.usable) throw new AppError('WITHDRAW_ADDRESS_NOT_YET', { until: untilText(new Date(row.usable_from)) }, 'address');

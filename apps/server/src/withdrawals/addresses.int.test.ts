@@ -93,7 +93,8 @@ describe('withdrawal addresses', () => {
       const answer = await withdraw(u, network, address);
       expect({ what, status: answer.status, code: answer.code, field: answer.field }).toEqual({ what, status: 422, code, field: 'address' });
       expect(answer.msg).toMatch(msg);
-      // The address book runs the same checks when an address is added (and keeps none of these).
+      // The address book runs the same checks when an address is added (the test helper booked it
+      // for the withdrawal above, but the checks come before the book's own "already there").
       const added = await t.call('POST', '/user/api/withdraw/addresses/add', { token: u.token, lang: 'en_US', body: { network, address, code: await freshCode(t, u, 'WITHDRAW_ADDRESS') } });
       expect({ what, code: added.json().code }).toEqual({ what, code });
     }

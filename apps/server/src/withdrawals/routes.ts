@@ -62,8 +62,8 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
     },
     async (req) => {
       const { user } = req.auth!;
-      const useProof = await stepUp(deps, user, req.body, 'WITHDRAW_ADDRESS');
-      return ok(req, await addAddress(deps.db, user.id, req.body, guard, deps.config.WITHDRAW_NEW_ADDRESS_HOURS, useProof));
+      const proveOwner = () => stepUp(deps, user, req.body, 'WITHDRAW_ADDRESS');
+      return ok(req, await addAddress(deps.db, user.id, req.body, guard, deps.config.WITHDRAW_NEW_ADDRESS_HOURS, proveOwner));
     },
   );
 

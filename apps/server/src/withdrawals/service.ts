@@ -95,6 +95,8 @@ export async function holdWithdrawal(
       // count the ones before). NO KEY UPDATE leaves the foreign-key checks of ledger writes (KEY
       // SHARE) free, so no other money movement waits on it; taken before any account lock.
       await refuseWhileLocked(tx, userId, sql` for no key update`);
+      // Again under a lock of the entry: an address removed while the payment password was checked takes nothing.
+      await requireBooked(tx, userId, body.network, body.address, sql` for share`);
       const [inserted] = rowsOf<Row>(
         await tx.execute(sql`insert into withdrawals (user_id, idempotency_key, request_hash, network, address, amount, fee, status)
           values (${userId}, ${body.idempotencyKey}, ${requestHash}, ${body.network}, ${body.address}, ${amount.toString()}::bigint, ${fee.toString()}::bigint, 'pendingReview')

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@lq/contracts';
-import { startTestApp, type Envelope, type TestApp } from '../../test/helpers';
+import { bookAddress, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { userBalances, verifyLedger } from '../wallet';
 import { holdWithdrawal, WITHDRAW_FEE_MICRO } from './service';
 import { payingUser } from './test-helpers';
@@ -68,6 +68,7 @@ describe('withdrawal storms', () => {
     const seeds = process.env.DATABASE_URL ? 8 : 3;
     for (let seed = 2; seed < 2 + seeds; seed++) {
       const u = await payingUser(t, FUNDED);
+      await bookAddress(t.database, u.id, 'BEP20', ADDRESS);
       const amounts = amountsOf(seed);
       const results = await Promise.allSettled(
         amounts.map((amount, i) => holdWithdrawal(t.database.db, u.id, { network: 'BEP20', address: ADDRESS, amount, idempotencyKey: `storm-${seed}-${i}` })),

@@ -1,9 +1,10 @@
 // pages/apikey/apiList?market=forex|crypto (default: the current market): the caller's trading
 // accounts with masked key, frozen state, leverage, key-check warnings, robots running and the MT5
 // bridge status; edit (name, remark, leverage, new secrets), check the key again, new bridge
-// token (MT5), unbind (refused by the server while robots run on it).
+// token (MT5), unbind (refused by the server while robots run on it). New secrets and a new bridge
+// token are step-up actions, as binding is: a two-step code, or an API_KEY code by e-mail.
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from '../../lib/router';
@@ -13,6 +14,7 @@ import { ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, SEAT_EXPIRED, type Ac
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { ErrorView, Spinner } from '../../components/Views';
 import { useAppStore } from '../../lib/store';
 import { ApiError } from '../../lib/api';
@@ -21,7 +23,7 @@ import { BIND_MARKET_PATH, editAccount, invalidateAccounts, isMarket, listPath, 
 import { BridgeTag, TokenPanel, Warnings } from './ui';
 import './apikey.css';
 
-type Dialog = { kind: 'edit' | 'unbind'; account: AccountItem } | { kind: 'token'; token: string } | null;
+type Dialog = { kind: 'edit' | 'unbind' | 'rotate'; account: AccountItem } | { kind: 'token'; token: string } | null;
 
 export default function ApiListPage() {
   const { t } = useTranslation('apikey');
@@ -91,12 +93,7 @@ export default function ApiListPage() {
                   showToast(t('list.released'), 'success');
                 })
               }
-              onRotate={() =>
-                void run(a.id, async () => {
-                  const r = await rotateToken(a.id);
-                  if (r.bridgeToken) setDialog({ kind: 'token', token: r.bridgeToken });
-                })
-              }
+              onRotate={() => setDialog({ kind: 'rotate', account: a })}
             />
           ))}
         </div>
@@ -123,6 +120,16 @@ export default function ApiListPage() {
             </Button>
           </div>
         </Sheet>
+      ) : null}
+      {dialog?.kind === 'rotate' ? (
+        <RotateSheet
+          account={dialog.account}
+          onClose={() => setDialog(null)}
+          onRotated={(token) => {
+            void invalidateAccounts(queryClient);
+            setDialog({ kind: 'token', token });
+          }}
+        />
       ) : null}
       {dialog?.kind === 'token' ? (
         <Sheet title={t('token.title')} onClose={() => setDialog(null)} testId="token-sheet">
@@ -214,26 +221,35 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
     apiKey: z.string().trim().max(128),
     secretKey: z.string().trim().max(256),
     passphrase: z.string().trim().max(256),
+    /** The step-up of new secrets (asked only when a secret is typed). */
+    proof: z.string().trim().max(20),
   });
   type Values = z.infer<typeof schema>;
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState, setError } = useForm<Values>({
+  const twoFactorOn = useTwoFactorOn();
+  const { register, handleSubmit, formState, setError, control } = useForm<Values>({
     resolver: zodResolver(schema),
-    defaultValues: { accountName: account.accountName, remark: account.remark ?? '', leverage: account.leverage, apiKey: '', secretKey: '', passphrase: '' },
+    defaultValues: { accountName: account.accountName, remark: account.remark ?? '', leverage: account.leverage, apiKey: '', secretKey: '', passphrase: '', proof: '' },
   });
+  const newSecret = (useWatch({ control, name: 'secretKey' }) ?? '').trim() !== '';
   const errors = formState.errors;
   // The server's own message under the field it names (a wrong secret under the secret).
   const err = (f: keyof Values) => (errors[f]?.type === 'server' ? errors[f]?.message : errors[f] ? t(`form.error.${f}`, { max }) : undefined);
   const onSubmit = handleSubmit(async (v) => {
     setBusy(true);
     try {
-      await editAccount(account, v);
+      if (v.secretKey.trim() && !v.proof.trim()) {
+        setError('proof', { type: 'server', message: t('form.error.proof') }, { shouldFocus: true });
+        return;
+      }
+      await editAccount(account, v, v.secretKey.trim() ? stepUpBody(twoFactorOn, v.proof) : {});
       await invalidateAccounts(queryClient);
       showToast(t('list.saved'), 'success');
       onClose();
     } catch (e) {
       // the message is shown as a toast; the field it names is marked too
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const named = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = isStepUpField(named) ? 'proof' : named;
       if (field && field in schema.shape) setError(field as keyof Values, { type: 'server', message: (e as ApiError).message }, { shouldFocus: true });
     } finally {
       setBusy(false);
@@ -251,9 +267,48 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
             <TextField label={t('form.apiKey')} autoComplete="off" spellCheck={false} maxLength={128} placeholder={account.apiKeyMasked ?? ''} data-testid="edit-apiKey" error={err('apiKey')} {...register('apiKey')} />
             <TextField label={t('form.secretKey')} type="password" revealable autoComplete="off" maxLength={256} data-testid="edit-secretKey" error={err('secretKey')} {...register('secretKey')} />
             {account.exchange === 'okx' ? <TextField label={t('form.passphrase')} type="password" revealable autoComplete="off" maxLength={256} data-testid="edit-passphrase" error={err('passphrase')} {...register('passphrase')} /> : null}
+            {newSecret ? <StepUpField codeType="API_KEY" testId="edit-proof" error={err('proof')} {...register('proof')} /> : null}
           </>
         ) : null}
         <Button type="submit" block busy={busy} data-testid="edit-submit">{t('form.save')}</Button>
+      </form>
+    </Sheet>
+  );
+}
+
+/** A new bridge token (MT5): the step-up first, then the token shown once. */
+function RotateSheet({ account, onClose, onRotated }: { account: AccountItem; onClose: () => void; onRotated: (token: string) => void }) {
+  const { t } = useTranslation('apikey');
+  const twoFactorOn = useTwoFactorOn();
+  const [proof, setProof] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (!proof.trim()) return setError(t('form.error.proof'));
+    setBusy(true);
+    try {
+      const r = await rotateToken(account.id, stepUpBody(twoFactorOn, proof));
+      if (r.bridgeToken) onRotated(r.bridgeToken);
+    } catch (e) {
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      if (e instanceof ApiError && isStepUpField(field)) setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Sheet title={t('list.rotate')} onClose={onClose} testId="rotate-sheet">
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <p>{t('list.rotateConfirm', { name: account.accountName })}</p>
+        <StepUpField codeType="API_KEY" testId="rotate-proof" name="rotateProof" value={proof} onChange={(e) => setProof(e.target.value)} error={error} />
+        <Button type="submit" block busy={busy} data-testid="rotate-submit">{t('list.rotate')}</Button>
       </form>
     </Sheet>
   );

@@ -143,9 +143,10 @@ export interface EditValues {
   passphrase?: string;
 }
 
-export async function editAccount(account: AccountItem, v: EditValues): Promise<AccountItem> {
+export async function editAccount(account: AccountItem, v: EditValues, proof: BindProof = {}): Promise<AccountItem> {
   const body: Record<string, unknown> = { id: account.id, accountName: v.accountName, remark: v.remark, leverage: v.leverage };
   if (v.secretKey?.trim()) {
+    Object.assign(body, proof);
     body.secretKey = await sealSecret(v.secretKey.trim());
     if (v.apiKey?.trim()) body.apiKey = v.apiKey.trim();
     if (v.passphrase?.trim()) body.passphrase = await sealSecret(v.passphrase.trim());
@@ -157,4 +158,4 @@ export const unbindAccount = (id: number) => api.request<null>('DELETE', PATHS.u
 export const recheckAccount = (id: number) => api.post<AccountItem>(PATHS.check, { id });
 /** Unfreezes an account its seat expiry froze, once a seat of its market is free (bought). */
 export const releaseAccount = (id: number) => api.post<AccountItem>(PATHS.release, { id });
-export const rotateToken = (id: number) => api.post<AccountBindResult>(PATHS.rotate, { id });
+export const rotateToken = (id: number, proof: BindProof) => api.post<AccountBindResult>(PATHS.rotate, { id, ...proof });
