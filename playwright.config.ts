@@ -41,6 +41,9 @@ export default defineConfig({
     // The app's service worker would serve the app from its cache and take requests out of the
     // page's sight (page.route, response events): only e2e/pwa.spec.ts lets it run.
     serviceWorkers: 'block',
+    // One device for the pages and the API calls of a test: a user registered through the API and
+    // signed in on the page is not "a sign-in from a new device" (that notice: apps/server tests).
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36 lq-e2e',
   },
   projects: [
     { name: 'phone', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },

@@ -86,7 +86,8 @@ test('push turned on from the personal page; a rejected withdrawal reaches the d
   await expect
     .poll(async () => {
       const { received } = (await (await request.get(`http://127.0.0.1:${PUSH_PORT}/__pushes`)).json()) as { received: { device: string; payload: Record<string, unknown> }[] };
-      payload = received.find((r) => r.device === device.id)?.payload;
+      // The rejection's push (security notices, the address added and the withdrawal asked for, came before it).
+      payload = received.find((r) => r.device === device.id && String(r.payload.body).includes('address under review'))?.payload;
       return payload?.link;
     }, { timeout: 20_000 })
     .toBe(`/pages/withdraw/withdrawDetail?id=${withdrawId}`);

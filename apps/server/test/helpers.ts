@@ -86,6 +86,11 @@ export class SmtpSink {
     return this.mails.filter((m) => m.to.includes(address)).length;
   }
 
+  /** Every mail to `address` so far, oldest first. */
+  mailsTo(address: string): ReceivedMail[] {
+    return this.mails.filter((m) => m.to.includes(address));
+  }
+
   close() {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

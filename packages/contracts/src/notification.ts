@@ -15,6 +15,11 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
  * notice.published: a notice or news went live (opt-in; params.noticeId, category; the title in
  * the reader's locale is added when it is sent). Notices are read on the notice page with their
  * own badge, so this kind is sent to the channels but not listed in the centre.
+ * security.*: what could be someone else in the account (issue 52 item 7), always e-mailed: a
+ * sign-in from a new device (params.device, ip), the login password changed or reset, two-step on
+ * or off, the payment password changed, a withdrawal address added (address, network, until), a
+ * withdrawal asked for (withdrawId, amount, network, address), a trading account bound
+ * (accountName, exchange).
  */
 export const NOTIFICATION_KINDS = [
   'robot.filled',
@@ -31,6 +36,14 @@ export const NOTIFICATION_KINDS = [
   'pack.expiring',
   'account.frozen',
   'notice.published',
+  'security.signIn',
+  'security.passwordChanged',
+  'security.twoFactorOn',
+  'security.twoFactorOff',
+  'security.payPasswordChanged',
+  'security.addressAdded',
+  'security.withdrawRequested',
+  'security.accountBound',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -83,9 +96,13 @@ export const channelDefault = (kind: NotificationKind): boolean => !OPT_IN_KINDS
 /**
  * Kinds their own area e-mails with the whole story (which account, what to do), whatever the
  * preferences say: a failed renewal and a frozen account concern the user's money and trading.
- * Their e-mail switch stays on; Telegram follows the preference.
+ * The delivery job sends them no e-mail of its own.
  */
-export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = ['pack.renewalFailed', 'account.frozen'];
+export const AREA_MAILED_KINDS: readonly NotificationKind[] = ['pack.renewalFailed', 'account.frozen'];
+/** Security notices: e-mailed by the delivery job whatever the preferences say (the e-mail is what reaches an owner whose session was taken). */
+export const SECURITY_KINDS: readonly NotificationKind[] = NOTIFICATION_KINDS.filter((k) => k.startsWith('security.'));
+/** Kinds whose e-mail switch stays on (area-mailed or security); Telegram and push follow the preference. */
+export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = [...AREA_MAILED_KINDS, ...SECURITY_KINDS];
 
 /** How long a Telegram deep link may be opened, minutes (then a new one is needed). */
 export const TELEGRAM_LINK_MINUTES = 15;

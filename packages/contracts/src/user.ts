@@ -226,8 +226,18 @@ export const securityInfo = z.object({
   twoFactorEnabled: z.boolean(),
   /** ISO 8601 while the security lock holds withdrawals and new addresses back, else null. */
   withdrawLockedUntil: z.string().nullable(),
+  /** Printed on the first line of every e-mail the platform sends the user; null: none set. */
+  antiPhishingPhrase: z.string().nullable(),
 });
 export type SecurityInfo = z.infer<typeof securityInfo>;
+
+export const ANTI_PHISHING_PHRASE_MAX = 32;
+/** POST user/api/security/anti-phishing: an empty phrase removes it. A step-up (SECURITY code or two-step code). */
+export const antiPhishingBody = z.strictObject({
+  phrase: z.string().trim().max(ANTI_PHISHING_PHRASE_MAX).regex(/^[^\p{Cc}]*$/u, { error: 'validation.invalid' }),
+  ...stepUpFields,
+});
+export type AntiPhishingBody = z.input<typeof antiPhishingBody>;
 
 export const loginResult = z.object({
   /** Send as `Authorization: Bearer <token>`. */

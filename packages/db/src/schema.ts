@@ -66,6 +66,8 @@ export const users = pgTable(
     twoFactorLockedUntil: timestamp('two_factor_locked_until', { withTimezone: true }),
     /** The security lock: no withdrawal nor new withdrawal address before this (a password, payment password or two-step change). */
     withdrawLockedUntil: timestamp('withdraw_locked_until', { withTimezone: true }),
+    /** Printed on the first line of every e-mail the platform sends the user (set by them). */
+    antiPhishingPhrase: text('anti_phishing_phrase'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -203,3 +203,38 @@ describe('notification delivery', () => {
     }
   });
 });
+
+describe('security notices (issue 52 item 7)', () => {
+  const kindsOf = async (u: { token: string }) =>
+    (await t.call('GET', '/user/api/notification/list', { token: u.token })).json<Envelope<{ list: { kind: string; params: Record<string, unknown> }[] }>>().data.list;
+
+  it('a password change and a sign-in from a new device are told in the centre and by e-mail, which cannot be switched off', async () => {
+    const u = await registeredUserWithId(t);
+    await t.database.exec(`update users set locale = 'en-US' where id = $1`, [u.id]);
+    // The registration's own browser: no notice. Another device: one; that device again: none.
+    const login = (ua: string) => t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password }, headers: { 'user-agent': ua }, ip: '10.9.8.7' });
+    expect((await login('lightMyRequest')).json().code).toBe('00000');
+    expect((await kindsOf(u)).map((n) => n.kind)).toEqual([]);
+    expect((await login('Mozilla/5.0 (X11; Linux x86_64) NewPhone')).json().code).toBe('00000');
+    expect((await login('Mozilla/5.0 (X11; Linux x86_64) NewPhone')).json().code).toBe('00000');
+    const signIns = await kindsOf(u);
+    expect(signIns.map((n) => n.kind)).toEqual(['security.signIn']);
+    expect(signIns[0].params).toMatchObject({ device: 'Mozilla/5.0 (X11; Linux x86_64) NewPhone', ip: '10.9.8.7' });
+
+    const changed = await t.call('POST', '/user/api/password/change', { token: u.token, body: { oldPassword: u.password, password: 'Changed2026x', passwordAgain: 'Changed2026x' } });
+    expect(changed.json().code, changed.body).toBe('00000');
+    expect((await kindsOf(u)).map((n) => n.kind)).toEqual(['security.passwordChanged', 'security.signIn']);
+    const off = await t.call('POST', '/user/api/notification/prefs', { token: u.token, body: { kind: 'security.passwordChanged', channel: 'email', enabled: false } });
+    expect(off.json().code).toBe('A0391');
+
+    // The anti-phishing phrase (users' tests) is on every mail the delivery sends too.
+    await t.database.exec(`update users set anti_phishing_phrase = 'Blue heron 42' where id = $1`, [u.id]);
+    const before = t.smtp.countTo(u.mail);
+    await pass();
+    await t.smtp.waitFor(u.mail, before + 1);
+    const texts = t.smtp.mailsTo(u.mail).map((m) => m.text);
+    expect(texts.join('\n---\n')).toContain('Your login password was changed');
+    expect(texts.at(-1)).toMatch(/^Your anti-phishing phrase: Blue heron 42\n/);
+    expect(texts.join('\n---\n')).toContain('New sign-in to your account from Mozilla/5.0 (X11; Linux x86_64) NewPhone (10.9.8.7)');
+  });
+});

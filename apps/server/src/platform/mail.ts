@@ -1,7 +1,7 @@
-import { eq } from '@lq/db';
+import { eq, rowsOf, sql } from '@lq/db';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '@lq/contracts';
+import { AppError, resolveLocale, translate } from '@lq/contracts';
 import { mailOutbox, type Database } from '@lq/db';
 
 export interface OutgoingMail {
@@ -30,7 +30,21 @@ export class Mailer {
     return this.transport !== undefined;
   }
 
-  async send(mail: OutgoingMail): Promise<void> {
+  /**
+   * The recipient's anti-phishing phrase (user/api/security/anti-phishing) on the mail's first line,
+   * in their language: every mail the platform sends them carries it, so one without it is not ours.
+   */
+  private async withPhrase(mail: OutgoingMail): Promise<OutgoingMail> {
+    const [user] = rowsOf<{ phrase: string | null; locale: string }>(
+      await this.db.execute(sql`select anti_phishing_phrase as phrase, locale from users where mail = ${mail.to.trim().toLowerCase()} limit 1`),
+    );
+    if (!user?.phrase) return mail;
+    const line = translate(resolveLocale(user.locale), 'mail.antiPhishing', { phrase: user.phrase });
+    return { ...mail, text: `${line}\n\n${mail.text}` };
+  }
+
+  async send(plain: OutgoingMail): Promise<void> {
+    const mail = await this.withPhrase(plain);
     const [row] = await this.db.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
     if (!this.transport) {
       this.log.info(
@@ -58,7 +72,7 @@ export class Mailer {
    */
   async transmit(mail: OutgoingMail): Promise<boolean> {
     if (!this.transport) return false;
-    await this.transport.sendMail({ from: this.from, ...mail });
+    await this.transport.sendMail({ from: this.from, ...(await this.withPhrase(mail)) });
     return true;
   }
 

@@ -1,6 +1,7 @@
 // Trading accounts (API keys): bind (checked with the venue, read-only), list, detail, edit,
 // unbind, re-check, MT5 bridge tokens. Every lookup is scoped to the caller; secrets are
 // decrypted only to check them with the venue and are never returned or logged.
+import { raiseSecurityNotice } from '../users';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
@@ -331,9 +332,14 @@ export async function bindAccount(
   deps: TradingAccountDeps,
   userId: number,
   body: AccountBindBody,
-  useProof: (tx: Database) => Promise<void> = () => Promise.resolve(),
+  proofToUse: (tx: Database) => Promise<void> = () => Promise.resolve(),
 ): Promise<AccountBindResult> {
   const { db, box } = deps;
+  // In the insert's transaction: the step-up used up, and the owner told (a security notice).
+  const useProof = async (tx: Database) => {
+    await proofToUse(tx);
+    await raiseSecurityNotice(tx, userId, 'security.accountBound', { accountName: body.accountName, exchange: body.exchange }, `/pages/apikey/apiList?market=${body.exchange === 'mt5' ? 'forex' : 'crypto'}`);
+  };
   const market = marketOfExchange(body.exchange);
   if (body.exchange === 'mt5') {
     const token = newBridgeToken();

@@ -18,4 +18,5 @@ export { USER_QUEUES } from './jobs';
 export { checkPayPassword, hashSecret, setUserFrozen, setUserLevel, stepUp } from './service';
 export type { StepUpProof } from './two-factor';
 export { untilText } from './two-factor';
+export { raiseSecurityNotice } from './security-notices';
 export { hashPayPassword, verifyPayPassword } from './pay-password';

@@ -13,6 +13,7 @@ import {
   loginResult,
   loginTwoFactorBody,
   securityInfo,
+  antiPhishingBody,
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnableResult,
@@ -235,6 +236,25 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       preHandler: auth,
     },
     async (req) => ok(req, await users.securityOf(deps.db, req.auth!.user.id)),
+  );
+
+  r.post(
+    '/user/api/security/anti-phishing',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Set the anti-phishing phrase printed on every e-mail the platform sends you (empty: none). Step-up: twoFactorCode, or a SECURITY e-mail code',
+        security: bearerAuth,
+        body: antiPhishingBody,
+        response: { 200: empty, ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await users.setAntiPhishingPhrase(deps, req.auth!.user, req.body);
+      return ok(req, null);
+    },
   );
 
   r.post(

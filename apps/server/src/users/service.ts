@@ -22,6 +22,7 @@ import { loginAttempts, users, verificationCodes, type Database, type UserRow } 
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { hashPayPassword, verifyPayPassword } from './pay-password';
+import { noticeNewDevice, raiseSecurityNotice } from './security-notices';
 import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, type StepUpProof } from './two-factor';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
@@ -347,7 +348,10 @@ export async function login(
   // Said only after the right password: a stranger learns nothing about the account.
   if (user.frozenAt) throw new AppError('USER_FROZEN');
   if (twoFactorOn(user)) return openLoginChallenge(db, user, ip, userAgent);
-  const session = await deps.sessions.issue(user.id, ip, userAgent);
+  const session = await db.transaction(async (tx) => {
+    await noticeNewDevice(tx, user.id, ip, userAgent);
+    return deps.sessions.issue(user.id, ip, userAgent, tx);
+  });
   return {
     ...session,
     user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(db, user) }),
@@ -356,18 +360,27 @@ export async function login(
 
 /** `user/api/security`: read from the row, not the auth cache (a lock set a moment ago shows). */
 export async function securityOf(db: Database, userId: number): Promise<SecurityInfo> {
-  const [row] = rowsOf<{ on: boolean; locked_until: string | Date | null }>(
-    await db.execute(sql`select totp_secret is not null as on, case when withdraw_locked_until > now() then withdraw_locked_until end as locked_until from users where id = ${userId}`),
+  const [row] = rowsOf<{ on: boolean; locked_until: string | Date | null; phrase: string | null }>(
+    await db.execute(sql`select totp_secret is not null as on, case when withdraw_locked_until > now() then withdraw_locked_until end as locked_until, anti_phishing_phrase as phrase from users where id = ${userId}`),
   );
-  return { twoFactorEnabled: row?.on === true, withdrawLockedUntil: row?.locked_until ? new Date(row.locked_until).toISOString() : null };
+  return { twoFactorEnabled: row?.on === true, withdrawLockedUntil: row?.locked_until ? new Date(row.locked_until).toISOString() : null, antiPhishingPhrase: row?.phrase ?? null };
+}
+
+/** Sets (an empty phrase: removes) the anti-phishing phrase, with the SECURITY step-up. */
+export async function setAntiPhishingPhrase(deps: PlatformDeps, user: AuthUser, body: { phrase: string } & StepUpProof): Promise<void> {
+  const useProof = await stepUp(deps, user, body, 'SECURITY');
+  await deps.db.transaction(async (tx) => {
+    await useProof(tx);
+    await tx.execute(sql`update users set anti_phishing_phrase = ${body.phrase.trim() || null}, updated_at = now() where id = ${user.id}`);
+  });
 }
 
 /** The sign-in's second step: the challenge `login` answered and a TOTP or recovery code. */
 export async function loginSecondStep(deps: PlatformDeps, challenge: string, code: string, ip: string, userAgent: string | undefined) {
-  const { user, session } = await completeLoginChallenge(deps, challenge, code, ip, async (tx, u) => ({
-    user: u,
-    session: await deps.sessions.issue(u.id, ip, userAgent, tx),
-  }));
+  const { user, session } = await completeLoginChallenge(deps, challenge, code, ip, async (tx, u) => {
+    await noticeNewDevice(tx, u.id, ip, userAgent);
+    return { user: u, session: await deps.sessions.issue(u.id, ip, userAgent, tx) };
+  });
   return { ...session, user: toUserInfo({ ...user, referrerCode: await referrerCodeOf(deps.db, user) }) };
 }
 
@@ -405,6 +418,7 @@ export async function resetPassword(
       .where(eq(users.mail, mail))
       .returning({ id: users.id });
     if (!user) throw new AppError('CODE_INVALID', {}, 'code');
+    await raiseSecurityNotice(tx, user.id, 'security.passwordChanged');
     // A reset means the old password may be known to someone else: end every session.
     await deps.sessions.revokeAll(user.id, undefined, tx);
   });
@@ -429,6 +443,7 @@ export async function changePassword(
       .update(users)
       .set({ passwordHash, withdrawLockedUntil: SECURITY_LOCK_UNTIL, updatedAt: new Date() })
       .where(eq(users.id, auth.user.id));
+    await raiseSecurityNotice(tx, auth.user.id, 'security.passwordChanged');
     await deps.sessions.revokeAll(auth.user.id, auth.tokenHash, tx);
   });
 }
@@ -447,7 +462,9 @@ export async function editPayPassword(
   const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {
     await consumeCode(tx, codeId);
-    // Its first setting locks nothing; a change (or a reset by mail) does.
+    // Its first setting locks nothing and tells nothing; a change (or a reset by mail) does both.
+    const [before] = rowsOf<{ had: boolean }>(await tx.execute(sql`select pay_pwd_hash is not null as had from users where id = ${auth.user.id} for no key update`));
+    if (before?.had) await raiseSecurityNotice(tx, auth.user.id, 'security.payPasswordChanged');
     await tx
       .update(users)
       .set({ payPwdHash, withdrawLockedUntil: sql`case when pay_pwd_hash is null then withdraw_locked_until else ${SECURITY_LOCK_UNTIL} end`, updatedAt: new Date() })

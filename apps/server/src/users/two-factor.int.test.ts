@@ -190,6 +190,8 @@ describe('step-up', () => {
     expect((await bind({})).json().code).toBe('A0246');
     const code = await mailCode(u, 'API_KEY');
     expect((await bind({ code })).json().code).toBe('00000');
+    const [told] = await t.database.exec<{ kind: string; params: Record<string, unknown> }>(`select n.kind, n.params from notifications n join users u on u.id = n.user_id where u.mail = $1 and n.kind = 'security.accountBound'`, [u.mail]);
+    expect(told.params).toEqual({ accountName: 'FX', exchange: 'mt5' });
     expect((await bind({ code })).json().code).toBe('A0220');
 
     const { secret } = await enrol(u);
@@ -236,6 +238,8 @@ describe('the security lock', () => {
   const withdraw = (u: RegisteredUser, key: string) =>
     t.call('POST', '/user/api/withdraw/create', { token: u.token, body: { network: 'BEP20', address: ADDRESS, amount: '20', paidPwd: PAY_PASSWORD, idempotencyKey: key } });
   const security = async (u: RegisteredUser) => (await t.call('GET', '/user/api/security', { token: u.token })).json<Envelope<{ twoFactorEnabled: boolean; withdrawLockedUntil: string | null }>>().data;
+  const securityKinds = async (id: number) =>
+    (await t.database.exec<{ kind: string }>(`select kind from notifications where user_id = $1 and kind like 'security.%' and kind <> 'security.signIn' order by id`, [id])).map((r) => r.kind);
   const heldOf = async (id: number) => (await t.database.exec<{ n: string }>('select count(*)::text as n from withdrawals where user_id = $1', [id]))[0].n;
   /** The lock holds for 24 hours from the change (a minute of slack either way). */
   const expectLockedFor24h = (until: string | null) => {
@@ -249,11 +253,13 @@ describe('the security lock', () => {
     const id = Number(row.id);
     const set = await t.call('POST', '/user/api/paid-pwd/edit', { token: u.token, body: { code: await mailCode(u, 'MAIL_PAID_PWD_RESET'), paidPwd: PAY_PASSWORD, paidPwdAgain: PAY_PASSWORD } });
     expect(set.json().code).toBe('00000');
-    expect(await security(u)).toEqual({ twoFactorEnabled: false, withdrawLockedUntil: null });
+    expect(await security(u)).toEqual({ twoFactorEnabled: false, withdrawLockedUntil: null, antiPhishingPhrase: null });
+    expect(await securityKinds(id)).toEqual([]); // the first setting tells nothing
 
     const changed = await t.call('POST', '/user/api/paid-pwd/edit', { token: u.token, body: { code: await mailCode(u, 'MAIL_PAID_PWD_RESET'), paidPwd: '135790', paidPwdAgain: '135790' } });
     expect(changed.json().code).toBe('00000');
     expectLockedFor24h((await security(u)).withdrawLockedUntil);
+    expect(await securityKinds(id)).toEqual(['security.payPasswordChanged']);
     const refused = await t.call('POST', '/user/api/withdraw/create', { token: u.token, body: { network: 'BEP20', address: ADDRESS, amount: '20', paidPwd: '135790', idempotencyKey: `lock-pay-${id}` } });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'A0379' });
@@ -290,6 +296,8 @@ describe('the security lock', () => {
     await t.database.exec(`update users set withdraw_locked_until = null where id = $1`, [off.id]);
     expect((await t.call('POST', '/user/api/2fa/disable', { token: off.token, body: { code: recoveryCodes[0], password: off.password } })).json().code).toBe('00000');
     expect(await security(off)).toMatchObject({ twoFactorEnabled: false });
+    expect(await securityKinds(off.id)).toEqual(['security.twoFactorOn', 'security.twoFactorOff']);
+    expect(await securityKinds(changer.id)).toEqual(['security.withdrawRequested', 'security.passwordChanged', 'security.withdrawRequested']);
     expectLockedFor24h((await security(off)).withdrawLockedUntil);
     expect(await verifyLedger(t.database.db)).toEqual([]);
   });
@@ -300,5 +308,26 @@ describe('the security lock', () => {
     await t.call('POST', '/user/api/password/change', { token: u.token, body: { oldPassword: u.password, password: 'NewPass2026x', passwordAgain: 'NewPass2026x' } });
     const until = new Date((await security(u)).withdrawLockedUntil!).getTime();
     expect(until).toBeGreaterThan(Date.now() + 29 * 3600_000);
+  });
+});
+
+describe('the anti-phishing phrase', () => {
+  it('is set with a SECURITY e-mail code, shown in security, printed first in every mail; empty removes it', async () => {
+    const u = await registerUser(t);
+    const set = (body: Record<string, unknown>) => t.call('POST', '/user/api/security/anti-phishing', { token: u.token, body });
+    expect((await set({ phrase: 'Blue heron 42' })).json().code).toBe('A0246');
+    expect((await set({ phrase: 'Bad\nline', code: '123456' })).statusCode).toBe(422);
+    expect((await set({ phrase: 'x'.repeat(33), code: '123456' })).statusCode).toBe(422);
+    expect((await set({ phrase: ' Blue heron 42 ', code: await mailCode(u, 'SECURITY') })).json().code).toBe('00000');
+    const info = (await t.call('GET', '/user/api/security', { token: u.token })).json<Envelope<{ antiPhishingPhrase: string | null }>>().data;
+    expect(info.antiPhishingPhrase).toBe('Blue heron 42');
+    // The next mail (a code) carries it on its first line.
+    await mailCode(u, 'MAIL_PAID_PWD_RESET');
+    const mails = t.smtp.mailsTo(u.mail);
+    // First line, in the user's language (registration's), then a blank line.
+    expect(mails.at(-1)!.text.split('\n').slice(0, 2)).toEqual([expect.stringContaining('Blue heron 42'), '']);
+    expect((await set({ phrase: '', code: await mailCode(u, 'SECURITY') })).json().code).toBe('00000');
+    await mailCode(u, 'MAIL_PAID_PWD_RESET');
+    expect(t.smtp.mailsTo(u.mail).at(-1)!.text).not.toContain('Blue heron 42');
   });
 });

@@ -27,6 +27,7 @@ import {
 import { loginAttempts, rowsOf, sql, users, type Database, type UserRow } from '@lq/db';
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
+import { raiseSecurityNotice } from './security-notices';
 import { asTotpCode, newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep, USER_TOTP } from '../platform/totp';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -157,6 +158,7 @@ export async function enableTwoFactor(deps: PlatformDeps, auth: AuthContext, cod
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${auth.user.id}`);
     await tx.execute(sql`insert into user_recovery_codes (user_id, code_hash)
       values ${sql.join(recoveryCodes.map((c) => sql`(${auth.user.id}, ${recoveryHash(c)})`), sql`, `)}`);
+    await raiseSecurityNotice(tx, auth.user.id, 'security.twoFactorOn');
     // Sessions opened without the second factor end (this one aside).
     await deps.sessions.revokeAll(auth.user.id, auth.tokenHash, tx);
   });
@@ -181,6 +183,7 @@ export async function disableTwoFactor(deps: PlatformDeps, auth: AuthContext, co
   await db.transaction(async (tx) => {
     await tx.execute(sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, two_factor_failures = 0, withdraw_locked_until = ${SECURITY_LOCK_UNTIL}, updated_at = now() where id = ${auth.user.id}`);
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${auth.user.id}`);
+    await raiseSecurityNotice(tx, auth.user.id, 'security.twoFactorOff');
   });
   deps.sessions.forgetUser(auth.user.id);
 }

@@ -61,6 +61,11 @@ describe('the withdrawal address book', () => {
     await t.database.exec(`update withdraw_addresses set usable_from = now() - interval '1 second' where user_id = $1`, [u.id]);
     const made = await withdraw(u, EVM.toLowerCase());
     expect(made.json().code, made.body).toBe('00000');
+    // Both told in the centre (and by e-mail, security notices: notifications' tests).
+    const told = await t.database.exec<{ kind: string; params: Record<string, unknown> }>(`select kind, params from notifications where user_id = $1 order by id`, [u.id]);
+    expect(told.map((n) => n.kind)).toEqual(['security.addressAdded', 'security.withdrawRequested']);
+    expect(told[0].params).toMatchObject({ address: EVM, network: 'BEP20', until: expect.stringMatching(/ UTC$/) });
+    expect(told[1].params).toMatchObject({ amount: '20000000', network: 'BEP20' });
   });
 
   it('one entry per address however written; a bad address or a platform one is refused when added', async () => {

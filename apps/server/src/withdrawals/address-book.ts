@@ -4,7 +4,7 @@
 // checks of where USDT may go (format, contracts, platform addresses) run when it is added.
 import { rowsOf, sql, type Database } from '@lq/db';
 import { AppError, WITHDRAW_ADDRESS_BOOK_MAX, type DepositNetwork, type WithdrawAddressAddBody, type WithdrawAddressItem, type WithdrawAddressList } from '@lq/contracts';
-import { untilText } from '../users';
+import { raiseSecurityNotice, untilText } from '../users';
 import { bytesOf, isWithdrawAddress, type AddressGuard } from './addresses';
 
 interface EntryRow {
@@ -70,7 +70,9 @@ export async function addAddress(
     );
     if (!row) throw new AppError('WITHDRAW_ADDRESS_EXISTS', {}, 'address');
     await useProof(tx);
-    return toItem(row);
+    const item = toItem(row);
+    await raiseSecurityNotice(tx, userId, 'security.addressAdded', { address, network, until: untilText(new Date(item.usableFrom)) }, '/pages/withdraw/withdraw', String(item.id));
+    return item;
   });
 }
 

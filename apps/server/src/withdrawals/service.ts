@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from '@lq/db';
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type Locale, type UserLevel, type WithdrawCreateBody, type WithdrawItem, type WithdrawLimits, type WithdrawList, type WithdrawState } from '@lq/contracts';
-import { checkPayPassword } from '../users';
+import { checkPayPassword, raiseSecurityNotice } from '../users';
 import { refuseWhileLocked, requireBooked } from './address-book';
 import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
 import { isWithdrawAddress, type AddressGuard } from './addresses';
@@ -133,6 +133,7 @@ export async function holdWithdrawal(
             ${auto ? sql`, status = 'processing', reviewed_by = 'auto', reviewed_at = now()` : sql``}
           where id = ${id} returning ${COLUMNS}`),
       );
+      await raiseSecurityNotice(tx, userId, 'security.withdrawRequested', { withdrawId: id, amount: amount.toString(), network: body.network, address: body.address }, `/pages/withdraw/withdrawDetail?id=${id}`, String(id));
       return toItem(held);
     });
   } catch (e) {
