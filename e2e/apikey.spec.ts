@@ -5,6 +5,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { codeFromScreen, type Envelope, login, register } from './support/users';
+import { noHorizontalScroll } from './support/layout';
 
 const test = holding('fake-account');
 
@@ -30,10 +31,6 @@ async function submitBind(page: Page, checkBody?: (body: string) => void): Promi
   return ((await res.json()) as Envelope<unknown>).code;
 }
 
-async function noHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
 
 test('a user binds a Binance key and an MT5 account, edits and unbinds them', async ({ page, request }, info) => {
   test.setTimeout(120_000);

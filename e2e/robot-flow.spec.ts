@@ -9,6 +9,7 @@ import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
 import { codeFromScreen, type Envelope, grantVip, login, ops, register } from './support/users';
+import { noHorizontalScroll } from './support/layout';
 
 const test = holding('fake-account');
 
@@ -69,10 +70,6 @@ async function robotDetail(page: Page, request: APIRequestContext, id: number): 
 
 const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true }).first();
 
-async function noHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
 
 /** What a failed try left running: stopped and unbound after it, so a retry meets a quiet fake account. */
 let leftover: { token: string; robotId?: number; accountId?: number } | null = null;

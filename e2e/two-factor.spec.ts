@@ -6,6 +6,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { apiLogin, type Envelope, PASSWORD, register } from './support/users';
+import { noHorizontalScroll } from './support/layout';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/two-factor-${step}.png`, fullPage: true });
@@ -14,10 +15,6 @@ async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
 /** The code an authenticator app shows at `at` (SHA-1, 6 digits, 30 s). */
 const codeAt = (secret: string, at: number) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
 
-async function noHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
 
 test('two-step on: the sign-in asks for the code, and binding an account asks for a fresh one', async ({ page, request }, info) => {
   test.setTimeout(120_000);

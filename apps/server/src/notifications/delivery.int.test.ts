@@ -235,6 +235,7 @@ describe('security notices (issue 52 item 7)', () => {
     const texts = t.smtp.mailsTo(u.mail).map((m) => m.text);
     expect(texts.join('\n---\n')).toContain('Your login password was changed');
     expect(texts.at(-1)).toMatch(/^Your anti-phishing phrase: Blue heron 42\n/);
+    expect(texts.at(-1)).toContain('Security notices are always sent by e-mail');
     expect(texts.join('\n---\n')).toContain('New sign-in to your account from Mozilla/5.0 (X11; Linux x86_64) NewPhone (10.9.8.7)');
   });
 });

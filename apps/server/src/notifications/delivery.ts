@@ -8,7 +8,7 @@
 //     retried with a doubling backoff, or failed for good after MAX_ATTEMPTS or a refusal.
 // E-mail: the first attempt writes the mail_outbox row and keeps its id, so the outbox holds each
 // event once however many times SMTP is retried. Telegram: 403 (bot blocked) unlinks the chat.
-import { AREA_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, SECURITY_KINDS, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
+import { AREA_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, SECURITY_KINDS, type NotificationKind, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { Mailer } from '../platform/mail';
 import { withoutUrlSecrets } from '../platform/urls';
@@ -142,7 +142,8 @@ async function sendMail(db: Database, channels: DeliveryChannels, d: Claimed): P
   const mail = {
     to: d.mail,
     subject: `Lightning Quant: ${text.length > 110 ? `${text.slice(0, 109)}…` : text}`,
-    text: `${text}\n\n${open}\n\n-- \n${translate(locale, 'notify.footer', { url: settings })}`,
+    // A security notice cannot be switched off: its footer says so instead of pointing at the settings.
+    text: `${text}\n\n${open}\n\n-- \n${SECURITY_KINDS.includes(d.kind as NotificationKind) ? translate(locale, 'notify.footerSecurity') : translate(locale, 'notify.footer', { url: settings })}`,
   };
   let mailId = d.mail_id;
   if (mailId === null) {

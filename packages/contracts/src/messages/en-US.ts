@@ -295,6 +295,7 @@ export const enUS = {
   'robot.reason.seatExpired': 'The account seat expired (the account is frozen)',
   'notify.open': 'Open: {url}',
   'notify.footer': 'You receive this because of your notification settings in Lightning Quant; change them at {url}',
+  'notify.footerSecurity': 'Security notices are always sent by e-mail, whatever your notification settings: they tell you when someone else may be in your account.',
   'telegram.linked': 'Linked: notifications of the Lightning Quant account {mail} will come to this chat. Send /stop to unlink.',
   'telegram.linkExpired': 'This link has expired or was already used. Open a new one from your profile in Lightning Quant.',
   'telegram.unlinked': 'Unlinked: this chat will receive no more notifications.',

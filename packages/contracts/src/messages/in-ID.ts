@@ -299,6 +299,7 @@ export const inID: Messages = {
   'robot.reason.seatExpired': 'Slot akun kedaluwarsa (akun dibekukan)',
   'notify.open': 'Buka: {url}',
   'notify.footer': 'Anda menerima ini karena pengaturan notifikasi Anda di Lightning Quant; ubah di {url}',
+  'notify.footerSecurity': 'Pemberitahuan keamanan selalu dikirim lewat e-mail, apa pun pengaturan notifikasi Anda: ini memberi tahu bila orang lain mungkin ada di akun Anda.',
   'telegram.linked': 'Tertaut: notifikasi akun Lightning Quant {mail} akan dikirim ke obrolan ini. Kirim /stop untuk memutus tautan.',
   'telegram.linkExpired': 'Tautan ini sudah kedaluwarsa atau sudah dipakai. Buka tautan baru dari profil Anda di Lightning Quant.',
   'telegram.unlinked': 'Tautan diputus: obrolan ini tidak akan menerima notifikasi lagi.',

@@ -298,6 +298,7 @@ export const jaJP: Messages = {
   'robot.reason.seatExpired': '口座枠の期限が切れました（口座は凍結されています）',
   'notify.open': '開く：{url}',
   'notify.footer': 'Lightning Quant の通知設定によりお送りしています。設定の変更：{url}',
+  'notify.footerSecurity': 'セキュリティのお知らせは、通知設定にかかわらず必ずメールでお送りします。他の誰かがアカウントにいるかもしれないときにお知らせするためです。',
   'telegram.linked': '連携しました：Lightning Quant アカウント {mail} の通知がこのチャットに届きます。/stop で連携を解除します。',
   'telegram.linkExpired': 'このリンクは期限切れか、すでに使用されています。Lightning Quant のプロフィールから新しいリンクを開いてください。',
   'telegram.unlinked': '連携を解除しました：このチャットには通知が届かなくなります。',

@@ -293,6 +293,7 @@ export const viVN: Messages = {
   'robot.reason.seatExpired': 'Suất tài khoản đã hết hạn (tài khoản bị đóng băng)',
   'notify.open': 'Mở: {url}',
   'notify.footer': 'Bạn nhận được tin này theo cài đặt thông báo của bạn trong Lightning Quant; thay đổi tại {url}',
+  'notify.footerSecurity': 'Thông báo bảo mật luôn được gửi qua e-mail, bất kể cài đặt thông báo: chúng cho bạn biết khi có thể có người khác trong tài khoản của bạn.',
   'telegram.linked': 'Đã liên kết: thông báo của tài khoản Lightning Quant {mail} sẽ được gửi đến cuộc trò chuyện này. Gửi /stop để hủy liên kết.',
   'telegram.linkExpired': 'Liên kết này đã hết hạn hoặc đã được dùng. Hãy mở liên kết mới từ hồ sơ của bạn trong Lightning Quant.',
   'telegram.unlinked': 'Đã hủy liên kết: cuộc trò chuyện này sẽ không nhận thông báo nữa.',

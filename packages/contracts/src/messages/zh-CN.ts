@@ -291,6 +291,7 @@ export const zhCN: Messages = {
   'robot.reason.seatExpired': '账户席位已到期（账户已冻结）',
   'notify.open': '查看：{url}',
   'notify.footer': '您收到此消息是因为您在 Lightning Quant 的通知设置；可在 {url} 更改',
+  'notify.footerSecurity': '无论您的通知设置如何，安全通知都会通过电子邮件发送：它们会在可能有他人进入您的账户时提醒您。',
   'telegram.linked': '已绑定：Lightning Quant 账户 {mail} 的通知将发送到此对话。发送 /stop 解除绑定。',
   'telegram.linkExpired': '此链接已过期或已被使用。请在 Lightning Quant 的个人资料中重新打开链接。',
   'telegram.unlinked': '已解除绑定：此对话将不再收到通知。',

@@ -291,6 +291,7 @@ export const zhTW: Messages = {
   'robot.reason.seatExpired': '帳戶席位已到期（帳戶已凍結）',
   'notify.open': '查看：{url}',
   'notify.footer': '您收到此訊息是因為您在 Lightning Quant 的通知設定；可在 {url} 更改',
+  'notify.footerSecurity': '無論您的通知設定如何，安全通知都會以電子郵件寄送：它們會在可能有他人進入您的帳戶時提醒您。',
   'telegram.linked': '已綁定：Lightning Quant 帳戶 {mail} 的通知將發送到此對話。發送 /stop 解除綁定。',
   'telegram.linkExpired': '此連結已過期或已被使用。請在 Lightning Quant 的個人資料中重新開啟連結。',
   'telegram.unlinked': '已解除綁定：此對話將不再收到通知。',
