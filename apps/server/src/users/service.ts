@@ -23,7 +23,7 @@ import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { hashPayPassword, verifyPayPassword } from './pay-password';
 import { noticeNewDevice, raiseSecurityNotice } from './security-notices';
-import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, type StepUpProof } from './two-factor';
+import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, untilText, type StepUpProof } from './two-factor';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON: ArgonOptions = { algorithm: 2 };
@@ -476,8 +476,6 @@ export async function editPayPassword(
 /** How long a payment-password check waits for the attempts being compared to end before it answers "too many requests". */
 const CLAIM_WAIT_MS = 60_000;
 
-/** "2026-11-25 05:40 UTC": when a pay lock ends, in the message. */
-const lockEnd = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * Every payment and withdrawal checks the payment password here: it must be set and match.
@@ -531,7 +529,7 @@ async function checkPayPasswordClaimed(db: Database, userId: number, paidPwd: st
   const lockFor = sql`now() + make_interval(mins => ${PAY_LOCK_MINUTES})`;
   const locked = async (): Promise<never> => {
     const [row] = await db.select({ lockedUntil: users.payLockedUntil }).from(users).where(eq(users.id, userId));
-    throw new AppError('PAY_LOCKED', { until: lockEnd(row?.lockedUntil ?? new Date(Date.now() + PAY_LOCK_MINUTES * 60_000)) }, 'paidPwd');
+    throw new AppError('PAY_LOCKED', { until: untilText(row?.lockedUntil ?? new Date(Date.now() + PAY_LOCK_MINUTES * 60_000)) }, 'paidPwd');
   };
 
   let claimed: { h: string | null; failures: number } | undefined;
