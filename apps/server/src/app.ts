@@ -112,7 +112,7 @@ export async function buildApp(
       databaseUrl: config.DATABASE_URL,
       pgliteMode: 'owner',
     }));
-  const sessions = new Sessions(database.db, config.TOKEN_TTL_HOURS, config.AUTH_CACHE_MS);
+  const sessions = new Sessions(database, config.TOKEN_TTL_HOURS, config.AUTH_CACHE_MS);
   const mailer = new Mailer(database.db, app.log, config.MAIL_FROM, config.SMTP_URL);
   app.decorate('config', config);
   app.decorate('database', database);

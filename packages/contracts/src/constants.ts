@@ -41,6 +41,8 @@ export const TWO_FACTOR_MAX_FAILURES = 5;
 export const TWO_FACTOR_LOCK_MINUTES = 15;
 /** The security lock: withdrawals and new addresses wait this long after a password, payment password or two-step change. */
 export const SECURITY_LOCK_HOURS = 24;
+/** At most this many of a user's live sessions are listed (the newest used first). */
+export const SESSIONS_LIST_MAX = 100;
 /** Wrong payment passwords in a row before paying locks, and for how long (wallet issue). */
 export const PAY_PWD_MAX_FAILURES = 5;
 export const PAY_LOCK_MINUTES = 15;

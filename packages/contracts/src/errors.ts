@@ -48,6 +48,7 @@ export const ERRORS = {
   TWO_FACTOR_NOT_ON: { code: 'A0229', status: 409 },
   TWO_FACTOR_SETUP_MISSING: { code: 'A0245', status: 409 },
   CODE_REQUIRED: { code: 'A0246', status: 422 },
+  SESSION_NOT_FOUND: { code: 'A0247', status: 404 },
   // registration and profile
   REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
   INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },

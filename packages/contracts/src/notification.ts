@@ -44,6 +44,7 @@ export const NOTIFICATION_KINDS = [
   'security.addressAdded',
   'security.withdrawRequested',
   'security.accountBound',
+  'security.sessionsEnded',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -239,6 +239,33 @@ export const antiPhishingBody = z.strictObject({
 });
 export type AntiPhishingBody = z.input<typeof antiPhishingBody>;
 
+/** One of the user's live sessions (`user/api/sessions`). */
+export const sessionInfo = z.object({
+  id: z.number().int(),
+  /** The session this request came with. */
+  current: z.boolean(),
+  createdAt: z.string(),
+  /** ISO 8601, to the minute. */
+  lastSeenAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+export const sessionList = z.array(sessionInfo);
+
+/** Ends one session; another than the current one needs the step-up (twoFactorCode, or a SECURITY e-mail code). */
+export const sessionRevokeBody = z.strictObject({
+  id: z.number().int().positive(),
+  ...stepUpFields,
+});
+export type SessionRevokeBody = z.input<typeof sessionRevokeBody>;
+
+/** Ends every session but the current one: the step-up is required. */
+export const sessionRevokeOthersBody = z.strictObject({ ...stepUpFields });
+export type SessionRevokeOthersBody = z.input<typeof sessionRevokeOthersBody>;
+
+export const sessionRevokeOthersResult = z.object({ ended: z.number().int() });
+
 export const loginResult = z.object({
   /** Send as `Authorization: Bearer <token>`. */
   token: z.string(),

@@ -44,6 +44,11 @@ export interface DatabaseHandle {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number }>;
   /** The shared socket when this process owns a PGlite directory in `owner` mode. */
   socket: { host: string; port: number } | undefined;
+  /**
+   * PGlite owner only: calls `listener` right after each statement another process (an operator
+   * command) ran through the socket, before this process serves anything else. Elsewhere absent.
+   */
+  afterSocketStatement?: (listener: () => void) => void;
   close(): Promise<void>;
 }
 
@@ -235,6 +240,7 @@ async function openPglite(config: DatabaseConfig): Promise<DatabaseHandle> {
         return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
       },
       socket,
+      ...(shared ? { afterSocketStatement: shared.afterSocketStatement } : {}),
       pglite: client,
       async close() {
         if (closed) return;
@@ -266,7 +272,9 @@ const SOCKET_TRANSACTION_HOLD_MS = 60_000;
  * stays held until that client's transaction ends, so the owner's statements wait for it instead
  * of joining it (or until it has been idle for SOCKET_TRANSACTION_HOLD_MS: then the owner goes on).
  */
-function sharedOwner(client: PGlite): { socketView: PGlite } {
+function sharedOwner(client: PGlite): { socketView: PGlite; afterSocketStatement: (listener: () => void) => void } {
+  const listeners: (() => void)[] = [];
+  const ran = () => listeners.forEach((listener) => listener());
   const internals = client as unknown as {
     _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
     _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
@@ -280,7 +288,7 @@ function sharedOwner(client: PGlite): { socketView: PGlite } {
     }
   };
   const socketRun = <T>(fn: () => Promise<T>): Promise<T> => {
-    if (held) return internals._runExclusiveQuery(fn).finally(settle);
+    if (held) return internals._runExclusiveQuery(fn).finally(() => (ran(), settle()));
     return new Promise<T>((resolve, reject) => {
       void internals._runExclusiveTransaction(async () => {
         let result: T;
@@ -289,6 +297,8 @@ function sharedOwner(client: PGlite): { socketView: PGlite } {
         } catch (err) {
           reject(err instanceof Error ? err : new Error(String(err)));
           return;
+        } finally {
+          ran();
         }
         if (!client.isInTransaction()) return resolve(result);
         // The client's transaction is open: keep the owner out until it ends.
@@ -322,7 +332,7 @@ function sharedOwner(client: PGlite): { socketView: PGlite } {
       return client.exec(query);
     },
   } as unknown as PGlite;
-  return { socketView };
+  return { socketView, afterSocketStatement: (listener) => void listeners.push(listener) };
 }
 
 /**

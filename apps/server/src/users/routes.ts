@@ -13,6 +13,10 @@ import {
   loginResult,
   loginTwoFactorBody,
   securityInfo,
+  sessionList,
+  sessionRevokeBody,
+  sessionRevokeOthersBody,
+  sessionRevokeOthersResult,
   antiPhishingBody,
   twoFactorDisableBody,
   twoFactorEnableBody,
@@ -32,6 +36,7 @@ import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from './two-factor';
+import { endOtherSessions, endSession, listSessions } from './sessions';
 import type { PlatformDeps } from '../platform/deps';
 
 const empty = envelopeOf(z.null());
@@ -206,6 +211,55 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       await deps.sessions.revoke(req.auth!.tokenHash);
       return ok(req, null);
     },
+  );
+
+  r.get(
+    '/user/api/sessions',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The account’s live sessions, the most recently used first (lastSeenAt to the minute)',
+        security: bearerAuth,
+        response: { 200: envelopeOf(sessionList), ...errorResponses },
+      },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await listSessions(deps, req.auth!)),
+  );
+
+  r.post(
+    '/user/api/sessions/revoke',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'End one session; it answers 401 at once on every process. Another than the current one: step-up (twoFactorCode, or a SECURITY e-mail code)',
+        security: bearerAuth,
+        body: sessionRevokeBody,
+        response: { 200: empty, ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await endSession(deps, req.auth!, req.body);
+      return ok(req, null);
+    },
+  );
+
+  r.post(
+    '/user/api/sessions/revoke-others',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'End every session but the current one. Step-up: twoFactorCode, or a SECURITY e-mail code',
+        security: bearerAuth,
+        body: sessionRevokeOthersBody,
+        response: { 200: envelopeOf(sessionRevokeOthersResult), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, { ended: await endOtherSessions(deps, req.auth!, req.body) }),
   );
 
   r.get(
