@@ -19,15 +19,26 @@ describe('config', () => {
       ROLE: 'worker',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       DATABASE_URL: '',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
     });
     expect(c).toMatchObject({
       PORT: 9000,
       ROLE: 'worker',
       CORS_ORIGINS: ['https://a.example', 'https://b.example'],
-      TRUST_PROXY: true,
+      TRUST_PROXY: ['127.0.0.1', '10.0.0.0/8'],
     });
     expect(c.DATABASE_URL).toBeUndefined();
+  });
+
+  it('takes TRUST_PROXY as addresses, CIDRs or a hop count, and refuses true with the reason', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '::1,fd00::/8' }).TRUST_PROXY).toEqual(['::1', 'fd00::/8']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust the client's own X-Forwarded-For/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33,proxy.local' })).toThrow(/TRUST_PROXY: not an IP address or CIDR: 10.0.0.0\/33, proxy.local/);
+    expect(() => loadConfig({ TRUST_PROXY: '0.5' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/TRUST_PROXY: a hop count is 1 to 10/);
   });
 
   it('names every bad key in one error', () => {

@@ -36,6 +36,44 @@ const optionalUrl = (protocols: RegExp) =>
       error: `must be a URL (${protocols.source})`,
     });
 
+/**
+ * TRUST_PROXY: who may write `X-Forwarded-For`. `false` (none), the proxies' addresses or CIDRs
+ * (comma-separated), or a hop count. `true` is refused: Fastify would then take the left-most
+ * entry, which the client writes, and every per-IP limit would be the client's to choose.
+ */
+const isCidrOrIp = (v: string) => {
+  const [addr, bits, extra] = v.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v, ctx): false | number | string[] => {
+    const lower = v.toLowerCase();
+    if (lower === '' || lower === 'false' || lower === '0' || lower === 'no') return false;
+    if (lower === 'true' || lower === 'yes') {
+      ctx.addIssue({ code: 'custom', message: "true would trust the client's own X-Forwarded-For (anyone could pick their IP); give the proxies' addresses or CIDRs (127.0.0.1,10.0.0.0/8) or their number (1)" });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops >= 1 && hops <= 10) return hops;
+      ctx.addIssue({ code: 'custom', message: 'a hop count is 1 to 10' });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((x) => x.trim()).filter(Boolean);
+    const bad = entries.filter((x) => !isCidrOrIp(x));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR: ${bad.join(', ')}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /** An amount of money, parsed exactly by the wallet's parser into micro-units (never a JS number). */
 const money = (def: string) =>
   z
@@ -88,7 +126,8 @@ export const configSchema = z.object({
   CONSOLE_SECOND_FACTOR_MINUTES: positiveInt(60),
   /** How long an authenticated token stays in the in-process cache (0 disables it). */
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
-  TRUST_PROXY: bool(false),
+  /** The reverse proxies whose X-Forwarded-For is believed: addresses/CIDRs or a hop count; unset: none. */
+  TRUST_PROXY: trustProxy,
   /** Per-IP request budgets per minute on sensitive routes. */
   LOGIN_RATE_PER_MINUTE: positiveInt(30),
   CODE_RATE_PER_MINUTE: positiveInt(10),
