@@ -31,6 +31,11 @@ export const CODE_INPUT_MAX = 8;
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
+/** Wrong codes of one type to one address in 24 hours, across re-sends, before every code of that type is refused. */
+export const CODE_DAILY_WRONG_MAX = 10;
+/** Failed sign-ins of one address from any IPs within the guard window over which sign-in needs a LOGIN e-mail code too. */
+export const LOGIN_GUARD_FAILURES = 10;
+export const LOGIN_GUARD_MINUTES = 60;
 /** A second-step code as typed: a recovery code with dashes and spaces is the longest. */
 export const TWO_FACTOR_CODE_MAX = 20;
 /** The sign-in's second step: how long its challenge lives and how many wrong codes void it. */

@@ -49,6 +49,8 @@ export const ERRORS = {
   TWO_FACTOR_SETUP_MISSING: { code: 'A0245', status: 409 },
   CODE_REQUIRED: { code: 'A0246', status: 422 },
   SESSION_NOT_FOUND: { code: 'A0247', status: 404 },
+  LOGIN_CODE_REQUIRED: { code: 'A0248', status: 422 },
+  CODE_DAILY_LIMIT: { code: 'A0249', status: 429 },
   // registration and profile
   REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
   INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },

@@ -14,7 +14,7 @@ import { parseLocale, type Locale } from './locales';
 // Request bodies are strict: unknown fields are rejected. Messages are catalog keys: `errors.*`
 // names an error of the catalog, `validation.*` a validation message (see messages/en-US.ts).
 
-export const CODE_TYPES = ['REGISTER', 'LOGIN_PWD_RESET', 'MAIL_PAID_PWD_RESET', 'WITHDRAW_ADDRESS', 'API_KEY', 'SECURITY'] as const;
+export const CODE_TYPES = ['REGISTER', 'LOGIN', 'LOGIN_PWD_RESET', 'MAIL_PAID_PWD_RESET', 'WITHDRAW_ADDRESS', 'API_KEY', 'SECURITY'] as const;
 export type CodeType = (typeof CODE_TYPES)[number];
 /** Codes sent only to a signed-in user's own address (the body's `userMail` is ignored). */
 export const OWN_ADDRESS_CODE_TYPES = ['MAIL_PAID_PWD_RESET', 'WITHDRAW_ADDRESS', 'API_KEY', 'SECURITY'] as const satisfies readonly CodeType[];
@@ -116,6 +116,8 @@ export type RegisterBody = z.input<typeof registerBody>;
 export const loginBody = z.strictObject({
   userMail,
   password: z.string().min(1).max(128),
+  /** A LOGIN e-mail code: needed only while the address is guarded (422 `A0248` says so). */
+  code: verifyCode.optional(),
 });
 export type LoginBody = z.input<typeof loginBody>;
 

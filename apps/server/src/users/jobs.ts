@@ -31,5 +31,6 @@ export async function housekeeping(database: DatabaseHandle) {
   const a = await deleted(
     `delete from login_attempts where created_at < now() - interval '7 days'`,
   );
-  return { sessions: s, codes: c, loginAttempts: a };
+  const ch = await deleted(`delete from login_challenges where expires_at < now() - interval '1 day'`);
+  return { sessions: s, codes: c, loginAttempts: a, loginChallenges: ch };
 }

@@ -119,6 +119,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
         req.body.password,
         req.ip,
         req.headers['user-agent'],
+        req.body.code,
       );
       if ('twoFactorRequired' in result) return ok(req, result);
       return ok(req, {

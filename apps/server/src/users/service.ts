@@ -4,10 +4,13 @@ import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared
 import {
   AppError,
   CODE_LENGTH,
+  CODE_DAILY_WRONG_MAX,
   CODE_MAX_ATTEMPTS,
   CODE_TTL_MS,
   DATA_SOURCES,
   isVipLevel,
+  LOGIN_GUARD_FAILURES,
+  LOGIN_GUARD_MINUTES,
   PAY_LOCK_MINUTES,
   PAY_PWD_MAX_FAILURES,
   REFUSED_COUNTRIES,
@@ -163,7 +166,9 @@ export async function sendVerificationCode(
  * returns its row id; the caller consumes it with `consumeCode` inside its own transaction.
  */
 type CodeCheck =
-  { id: number } | { error: 'CODE_INVALID' | 'CODE_EXPIRED' | 'CODE_TOO_MANY_ATTEMPTS' };
+  | { id: number }
+  | { error: 'CODE_INVALID' | 'CODE_EXPIRED' | 'CODE_TOO_MANY_ATTEMPTS' }
+  | { error: 'CODE_DAILY_LIMIT'; until: Date };
 
 async function checkCode(
   db: Database,
@@ -186,6 +191,13 @@ async function checkCode(
       .limit(1)
       .for('update');
     if (!row) return { error: 'CODE_INVALID' as const };
+    // Wrong tries of this type to this address in 24 hours, over all its codes: a re-send every
+    // minute must not buy 5 more guesses each time. Past the cap even the right code is refused.
+    const [day] = rowsOf<{ wrong: number; since: string | Date | null }>(
+      await tx.execute(sql`select coalesce(sum(attempts), 0)::int as wrong, min(created_at) filter (where attempts > 0) as since
+        from verification_codes where mail = ${mail} and type = ${type} and created_at > now() - interval '24 hours'`),
+    );
+    if (day && day.wrong >= CODE_DAILY_WRONG_MAX) return { error: 'CODE_DAILY_LIMIT' as const, until: new Date(new Date(day.since ?? Date.now()).getTime() + 86_400_000) };
     if (row.expiresAt.getTime() <= Date.now()) return { error: 'CODE_EXPIRED' as const };
     if (row.attempts >= CODE_MAX_ATTEMPTS) return { error: 'CODE_TOO_MANY_ATTEMPTS' as const };
     const expected = row.codeHash ? Buffer.from(row.codeHash, 'hex') : undefined;
@@ -202,7 +214,7 @@ async function checkCode(
           : ('CODE_INVALID' as const),
     };
   });
-  if ('error' in failure) throw new AppError(failure.error, {}, 'code');
+  if ('error' in failure) throw new AppError(failure.error, 'until' in failure ? { until: untilText(failure.until) } : {}, 'code');
   return failure.id;
 }
 
@@ -302,6 +314,7 @@ export async function login(
   password: string,
   ip: string,
   userAgent: string | undefined,
+  code?: string,
 ) {
   const { db, config } = deps;
   const windowStart = new Date(Date.now() - config.LOGIN_LOCK_MINUTES * 60_000);
@@ -334,21 +347,34 @@ export async function login(
   if (counts.byMailAndIp >= config.LOGIN_MAX_FAILURES || counts.byIp >= config.LOGIN_MAX_FAILURES * 10) {
     throw new AppError('LOGIN_LOCKED', { minutes: config.LOGIN_LOCK_MINUTES });
   }
+  // The address guessed at from many IPs (a botnet stays under each IP's lock): the password is no
+  // longer enough, a LOGIN code from the owner's mailbox is needed as well. Nobody is locked out.
+  const guarded = (await failures([eq(loginAttempts.mail, mail)], new Date(Date.now() - LOGIN_GUARD_MINUTES * 60_000))) > LOGIN_GUARD_FAILURES;
   const user = await findUserByMail(db, mail);
   const good = await verify(user?.passwordHash ?? (await getDummyHash()), password).catch(
     () => false,
   );
-  // A right password with two-step on is no success yet: it must not reset the lock-out count.
-  if (!user || !good || !twoFactorOn(user)) await db.insert(loginAttempts).values({ mail, ip, success: !!user && good });
   if (!user || !good) {
+    await db.insert(loginAttempts).values({ mail, ip, success: false });
     // The failure that pauses this address tells the owner (once per lock).
     if (user && counts.byMailAndIp + 1 === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
     throw new AppError('LOGIN_FAILED');
   }
   // Said only after the right password: a stranger learns nothing about the account.
   if (user.frozenAt) throw new AppError('USER_FROZEN');
-  if (twoFactorOn(user)) return openLoginChallenge(db, user, ip, userAgent);
+  let useCode: ((tx?: Database) => Promise<void>) | undefined;
+  if (guarded) {
+    if (!code) throw new AppError('LOGIN_CODE_REQUIRED', {}, 'code');
+    useCode = await checkMailCode(db, mail, 'LOGIN', code);
+  }
+  // A right password with two-step on is no success yet: it must not reset the lock-out count.
+  if (twoFactorOn(user)) {
+    await useCode?.();
+    return openLoginChallenge(db, user, ip, userAgent);
+  }
   const session = await db.transaction(async (tx) => {
+    await useCode?.(tx);
+    await tx.insert(loginAttempts).values({ mail, ip, success: true });
     await noticeNewDevice(tx, user.id, ip, userAgent);
     return deps.sessions.issue(user.id, ip, userAgent, tx);
   });

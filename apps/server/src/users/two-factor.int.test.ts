@@ -122,17 +122,33 @@ describe('the sign-in with two-step on', () => {
     expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: await challengeOf(u), code: recoveryCodes[3] } })).json().code).toBe('A0225');
   });
 
-  it('5 wrong codes void the challenge; each counts as a failed sign-in from that address', async () => {
+  it('5 wrong codes void the challenge and pause the second step; each counts as a failed sign-in from that address', async () => {
     const u = await registerUser(t);
     const { secret } = await enrol(u);
     const ip = randomIp();
     const challenge = await challengeOf(u, ip);
     for (let i = 0; i < 4; i++) expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge, code: '000000' }, ip })).json().code).toBe('A0225');
-    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge, code: '000000' }, ip })).json().code).toBe('A0227');
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge, code: '000000' }, ip })).json().code).toBe('A0226');
     // Void: the right code no longer opens it.
     expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge, code: totpCode(u.mail, secret) }, ip })).json().code).toBe('A0227');
     // The five wrong codes lock sign-ins of this address from this IP (LOGIN_MAX_FAILURES = 5).
     expect((await login(u, ip)).json().code).toBe('A0211');
+  });
+
+  it('new challenges from other addresses share one budget of wrong codes, then the pause', async () => {
+    const u = await registerUser(t);
+    const { secret } = await enrol(u);
+    const first = await challengeOf(u, randomIp());
+    for (let i = 0; i < 3; i++) expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: first, code: '000000' }, ip: randomIp() })).json().code).toBe('A0225');
+    const second = await challengeOf(u, randomIp());
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: second, code: '000000' }, ip: randomIp() })).json().code).toBe('A0225');
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: second, code: '000000' }, ip: randomIp() })).json().code).toBe('A0226');
+    // Paused for the user: a fresh challenge from yet another address with the right code waits too.
+    const third = await challengeOf(u, randomIp());
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: third, code: totpCode(u.mail, secret) }, ip: randomIp() })).json().code).toBe('A0226');
+    await t.database.exec(`update users set two_factor_locked_until = now() - interval '1 second' where mail = $1`, [u.mail]);
+    const fourth = await challengeOf(u, randomIp());
+    expect((await t.call('POST', '/user/api/login/2fa', { body: { challenge: fourth, code: totpCode(u.mail, secret) }, ip: randomIp() })).json().code).toBe('00000');
   });
 
   it('a new challenge voids the one before: one open per user', async () => {

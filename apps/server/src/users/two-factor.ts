@@ -8,8 +8,9 @@
 // - Guessing is bounded where the write happens: a step-up claims one of TWO_FACTOR_MAX_FAILURES
 //   attempts (one UPDATE) before the code is compared, so tries sent at once cannot exceed it; the
 //   last wrong one pauses step-up for TWO_FACTOR_LOCK_MINUTES. The sign-in's challenge claims its
-//   attempts the same way (5, then it is void), and each wrong code is a failed sign-in of the
-//   address from that IP, so new challenges stop at the sign-in lock-out.
+//   attempts the same way (5, then it is void) and one of the user's own too (the same budget as
+//   step-up, over all challenges and addresses); each wrong code is a failed sign-in of the
+//   address from that IP, so new challenges stop at the sign-in lock-out and the address guard.
 // - The password step with two-step on records no success: it cannot reset the lock-out count.
 import { createHash, randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
@@ -228,15 +229,21 @@ export async function completeLoginChallenge<T>(
   const [user] = await db.select().from(users).where(sql`${users.id} = ${Number(claim.user_id)}`);
   if (!user || !user.totpSecret) throw new AppError('TWO_FACTOR_CHALLENGE_EXPIRED', {}, 'challenge');
   if (user.frozenAt) throw new AppError('USER_FROZEN');
-  const how = await acceptCode(deps, user, user.totpSecret, code, true);
+  // The user's own budget as well, whatever the challenge and the address: new challenges from
+  // many IPs share the TWO_FACTOR_MAX_FAILURES wrong codes, then the pause, with the step-up.
+  const userClaim = await claimAttempt(db, user.id);
+  const how = userClaim.totpSecret ? await acceptCode(deps, user, userClaim.totpSecret, code, true) : null;
   if (!how) {
     await db.insert(loginAttempts).values({ mail: user.mail, ip, success: false });
     if (claim.attempts >= LOGIN_CHALLENGE_MAX_ATTEMPTS) {
       await db.execute(sql`update login_challenges set consumed_at = now() where id = ${challengeId} and consumed_at is null`);
-      throw new AppError('TWO_FACTOR_CHALLENGE_EXPIRED', {}, 'challenge');
+      if (userClaim.failures < TWO_FACTOR_MAX_FAILURES) throw new AppError('TWO_FACTOR_CHALLENGE_EXPIRED', {}, 'challenge');
     }
-    throw new AppError('TWO_FACTOR_CODE_WRONG', { left: LOGIN_CHALLENGE_MAX_ATTEMPTS - claim.attempts }, 'code');
+    if (userClaim.failures < TWO_FACTOR_MAX_FAILURES)
+      throw new AppError('TWO_FACTOR_CODE_WRONG', { left: Math.min(LOGIN_CHALLENGE_MAX_ATTEMPTS - claim.attempts, TWO_FACTOR_MAX_FAILURES - userClaim.failures) }, 'code');
+    return refused(db, user.id, userClaim, 'code');
   }
+  await proved(db, user.id);
   return db.transaction(async (tx) => {
     const used = rowsOf(await tx.execute(sql`update login_challenges set consumed_at = now() where id = ${challengeId} and consumed_at is null returning id`));
     if (used.length === 0) throw new AppError('TWO_FACTOR_CHALLENGE_EXPIRED', {}, 'challenge');

@@ -38,6 +38,8 @@ export const enUS = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Start the two-step setup first',
   'errors.CODE_REQUIRED': 'Enter the verification code we e-mailed you',
   'errors.SESSION_NOT_FOUND': 'That session has already ended or is not yours',
+  'errors.LOGIN_CODE_REQUIRED': 'This account has seen many failed sign-ins; enter the code we e-mail you as well',
+  'errors.CODE_DAILY_LIMIT': 'Too many wrong codes for this address today; try again after {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Registration is not available in your country or region',
   'errors.INVITE_CODE_NOT_FOUND': 'The invite code does not exist',
   'errors.NICKNAME_TOO_LONG': 'The nickname can have at most 8 characters',
@@ -249,6 +251,7 @@ export const enUS = {
   'mail.code.body':
     'Your verification code for {purpose} is {code}.\nIt expires in {minutes} minutes. If you did not request it, you can ignore this e-mail.',
   'mail.purpose.REGISTER': 'registration',
+  'mail.purpose.LOGIN': 'signing in',
   'mail.purpose.LOGIN_PWD_RESET': 'resetting your login password',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'setting your payment password',
   'mail.purpose.WITHDRAW_ADDRESS': 'adding a withdrawal address',

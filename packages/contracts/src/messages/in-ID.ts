@@ -39,6 +39,8 @@ export const inID: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Mulai pengaturan verifikasi dua langkah terlebih dahulu',
   'errors.CODE_REQUIRED': 'Masukkan kode verifikasi yang kami kirim lewat e-mail',
   'errors.SESSION_NOT_FOUND': 'Sesi itu sudah berakhir atau bukan milik Anda',
+  'errors.LOGIN_CODE_REQUIRED': 'Akun ini mengalami banyak kegagalan masuk; masukkan juga kode yang kami kirim ke email Anda',
+  'errors.CODE_DAILY_LIMIT': 'Terlalu banyak kode salah untuk alamat ini hari ini; coba lagi setelah {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Pendaftaran tidak tersedia di negara atau wilayah Anda',
   'errors.INVITE_CODE_NOT_FOUND': 'Kode undangan tidak ditemukan',
   'errors.NICKNAME_TOO_LONG': 'Nama panggilan maksimal 8 karakter',
@@ -253,6 +255,7 @@ export const inID: Messages = {
   'mail.code.body':
     'Kode verifikasi untuk {purpose} adalah {code}.\nKode berlaku selama {minutes} menit. Jika Anda tidak memintanya, abaikan email ini.',
   'mail.purpose.REGISTER': 'pendaftaran',
+  'mail.purpose.LOGIN': 'masuk',
   'mail.purpose.LOGIN_PWD_RESET': 'mengatur ulang kata sandi masuk',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'mengatur kata sandi pembayaran',
   'mail.purpose.WITHDRAW_ADDRESS': 'menambah alamat penarikan',

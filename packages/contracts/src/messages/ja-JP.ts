@@ -39,6 +39,8 @@ export const jaJP: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '先に2段階認証の設定を始めてください',
   'errors.CODE_REQUIRED': 'メールでお送りした確認コードを入力してください',
   'errors.SESSION_NOT_FOUND': 'そのセッションはすでに終了しているか、あなたのものではありません',
+  'errors.LOGIN_CODE_REQUIRED': 'このアカウントではログインの失敗が続いています。メールでお送りするコードも入力してください',
+  'errors.CODE_DAILY_LIMIT': 'このアドレスでは本日、誤ったコードが多すぎます。{until} 以降に再度お試しください',
   'errors.REGISTER_COUNTRY_REFUSED': 'お住まいの国・地域では登録できません',
   'errors.INVITE_CODE_NOT_FOUND': '招待コードが存在しません',
   'errors.NICKNAME_TOO_LONG': 'ニックネームは 8 文字以内で入力してください',
@@ -252,6 +254,7 @@ export const jaJP: Messages = {
   'mail.code.body':
     '{purpose}の認証コードは {code} です。\n有効期限は {minutes} 分です。心当たりがない場合は、このメールを無視してください。',
   'mail.purpose.REGISTER': '新規登録',
+  'mail.purpose.LOGIN': 'ログイン',
   'mail.purpose.LOGIN_PWD_RESET': 'ログインパスワードの再設定',
   'mail.purpose.MAIL_PAID_PWD_RESET': '支払いパスワードの設定',
   'mail.purpose.WITHDRAW_ADDRESS': '出金先アドレスの追加',

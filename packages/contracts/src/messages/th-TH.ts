@@ -38,6 +38,8 @@ export const thTH: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'โปรดเริ่มตั้งค่าการยืนยันสองขั้นตอนก่อน',
   'errors.CODE_REQUIRED': 'กรอกรหัสยืนยันที่เราส่งทางอีเมล',
   'errors.SESSION_NOT_FOUND': 'เซสชันนั้นสิ้นสุดแล้วหรือไม่ใช่ของคุณ',
+  'errors.LOGIN_CODE_REQUIRED': 'บัญชีนี้มีการเข้าสู่ระบบล้มเหลวหลายครั้ง โปรดกรอกรหัสที่เราส่งทางอีเมลด้วย',
+  'errors.CODE_DAILY_LIMIT': 'วันนี้ที่อยู่นี้กรอกรหัสผิดมากเกินไป โปรดลองอีกครั้งหลัง {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'ยังไม่เปิดให้ลงทะเบียนในประเทศหรือภูมิภาคของคุณ',
   'errors.INVITE_CODE_NOT_FOUND': 'ไม่พบรหัสเชิญนี้',
   'errors.NICKNAME_TOO_LONG': 'ชื่อเล่นยาวได้ไม่เกิน 8 ตัวอักษร',
@@ -245,6 +247,7 @@ export const thTH: Messages = {
   'mail.code.body':
     'รหัสยืนยันสำหรับ{purpose}ของคุณคือ {code}\nรหัสจะหมดอายุใน {minutes} นาที หากคุณไม่ได้ขอรหัสนี้ โปรดเพิกเฉยต่ออีเมลนี้',
   'mail.purpose.REGISTER': 'การลงทะเบียน',
+  'mail.purpose.LOGIN': 'การเข้าสู่ระบบ',
   'mail.purpose.LOGIN_PWD_RESET': 'การรีเซ็ตรหัสผ่านเข้าสู่ระบบ',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'การตั้งรหัสผ่านการชำระเงิน',
   'mail.purpose.WITHDRAW_ADDRESS': 'การเพิ่มที่อยู่สำหรับถอน',

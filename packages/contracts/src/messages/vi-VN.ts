@@ -38,6 +38,8 @@ export const viVN: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Hãy bắt đầu cài đặt xác minh hai bước trước',
   'errors.CODE_REQUIRED': 'Nhập mã xác minh chúng tôi đã gửi qua e-mail',
   'errors.SESSION_NOT_FOUND': 'Phiên đó đã kết thúc hoặc không phải của bạn',
+  'errors.LOGIN_CODE_REQUIRED': 'Tài khoản này có nhiều lần đăng nhập thất bại; hãy nhập thêm mã chúng tôi gửi qua email',
+  'errors.CODE_DAILY_LIMIT': 'Hôm nay địa chỉ này đã nhập sai mã quá nhiều lần; hãy thử lại sau {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Chưa hỗ trợ đăng ký tại quốc gia hoặc khu vực của bạn',
   'errors.INVITE_CODE_NOT_FOUND': 'Mã mời không tồn tại',
   'errors.NICKNAME_TOO_LONG': 'Biệt danh tối đa 8 ký tự',
@@ -247,6 +249,7 @@ export const viVN: Messages = {
   'mail.code.body':
     'Mã xác minh để {purpose} của bạn là {code}.\nMã hết hạn sau {minutes} phút. Nếu bạn không yêu cầu, hãy bỏ qua e-mail này.',
   'mail.purpose.REGISTER': 'đăng ký',
+  'mail.purpose.LOGIN': 'đăng nhập',
   'mail.purpose.LOGIN_PWD_RESET': 'đặt lại mật khẩu đăng nhập',
   'mail.purpose.MAIL_PAID_PWD_RESET': 'đặt mật khẩu thanh toán',
   'mail.purpose.WITHDRAW_ADDRESS': 'thêm địa chỉ rút tiền',

@@ -38,6 +38,8 @@ export const zhCN: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '请先开始设置两步验证',
   'errors.CODE_REQUIRED': '请输入我们发送到您邮箱的验证码',
   'errors.SESSION_NOT_FOUND': '该登录已结束或不属于您',
+  'errors.LOGIN_CODE_REQUIRED': '此账号近期有多次登录失败；请输入我们发送到邮箱的验证码',
+  'errors.CODE_DAILY_LIMIT': '此邮箱今日输入错误的验证码过多，请于 {until} 后再试',
   'errors.REGISTER_COUNTRY_REFUSED': '您所在的国家或地区暂不开放注册',
   'errors.INVITE_CODE_NOT_FOUND': '邀请码不存在',
   'errors.NICKNAME_TOO_LONG': '昵称最多 8 个字符',
@@ -245,6 +247,7 @@ export const zhCN: Messages = {
   'mail.code.body':
     '您用于{purpose}的验证码是 {code}。\n{minutes} 分钟内有效。如非本人操作，请忽略此邮件。',
   'mail.purpose.REGISTER': '注册',
+  'mail.purpose.LOGIN': '登录',
   'mail.purpose.LOGIN_PWD_RESET': '重置登录密码',
   'mail.purpose.MAIL_PAID_PWD_RESET': '设置支付密码',
   'mail.purpose.WITHDRAW_ADDRESS': '添加提币地址',

@@ -38,6 +38,8 @@ export const zhTW: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '請先開始設定兩步驗證',
   'errors.CODE_REQUIRED': '請輸入我們寄給您的電子郵件驗證碼',
   'errors.SESSION_NOT_FOUND': '該登入已結束或不屬於您',
+  'errors.LOGIN_CODE_REQUIRED': '此帳號近期有多次登入失敗；請輸入我們寄到信箱的驗證碼',
+  'errors.CODE_DAILY_LIMIT': '此信箱今日輸入錯誤的驗證碼過多，請於 {until} 後再試',
   'errors.REGISTER_COUNTRY_REFUSED': '您所在的國家或地區暫不開放註冊',
   'errors.INVITE_CODE_NOT_FOUND': '邀請碼不存在',
   'errors.NICKNAME_TOO_LONG': '暱稱最多 8 個字元',
@@ -245,6 +247,7 @@ export const zhTW: Messages = {
   'mail.code.body':
     '您用於{purpose}的驗證碼是 {code}。\n{minutes} 分鐘內有效。若非您本人操作，請忽略此郵件。',
   'mail.purpose.REGISTER': '註冊',
+  'mail.purpose.LOGIN': '登入',
   'mail.purpose.LOGIN_PWD_RESET': '重設登入密碼',
   'mail.purpose.MAIL_PAID_PWD_RESET': '設定支付密碼',
   'mail.purpose.WITHDRAW_ADDRESS': '新增提幣地址',

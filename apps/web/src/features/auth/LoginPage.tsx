@@ -4,6 +4,8 @@ import { mailFrom } from './carriedMail';
 import { lazy, Suspense, useState } from 'react';
 import type { LoginAnswer, LoginResult } from '@lq/contracts';
 import { Button } from '../../components/Button';
+import { SendCodeButton } from '../../components/SendCodeButton';
+import { ApiError } from '../../lib/api';
 import { TextField } from '../../components/TextField';
 import { api, startSession } from '../../lib/session';
 import { showToast } from '../../lib/toast';
@@ -14,6 +16,8 @@ import type { LoginForm } from './schemas';
 const loginRules = formRules(() => import('./schemas').then((m) => m.loginForm));
 // Loaded only when the account has two-step on.
 const LoginSecondStep = lazy(() => import('./LoginSecondStep'));
+/** The address had many failed sign-ins: a LOGIN e-mail code is needed with the password. */
+const LOGIN_CODE_REQUIRED = 'A0248';
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -24,19 +28,22 @@ export default function LoginPage() {
   const [challenge, setChallenge] = useState<string>();
   // The address typed before the second step, for the form it may come back to.
   const [mailBefore, setMailBefore] = useState<string>();
-  const { attach, onChange, submit, field, values, errors } = useFirstScreenForm<LoginForm>(loginRules, { userMail: mailBefore ?? mailFrom(location.state), password: '' });
+  const [needCode, setNeedCode] = useState(false);
+  const { attach, onChange, submit, field, values, errors, validValue } = useFirstScreenForm<LoginForm>(loginRules, { userMail: mailBefore ?? mailFrom(location.state), password: '', code: '' });
   const typedMail = values.userMail;
 
   const onSubmit = submit(async (values) => {
     setBusy(true);
     try {
-      const answer = await api.post<LoginAnswer>('user/api/login', { userMail: values.userMail.trim(), password: values.password });
+      const code = values.code.trim();
+      const answer = await api.post<LoginAnswer>('user/api/login', { userMail: values.userMail.trim(), password: values.password, ...(code ? { code } : {}) });
       if ('twoFactorRequired' in answer) {
         setMailBefore(values.userMail.trim());
         setChallenge(answer.challenge);
       } else signedIn(answer);
-    } catch {
-      // the client already showed the server's message
+    } catch (error) {
+      // The client already showed the server's message; a guarded address shows the code field.
+      if (error instanceof ApiError && error.code === LOGIN_CODE_REQUIRED) setNeedCode(true);
     } finally {
       setBusy(false);
     }
@@ -67,6 +74,19 @@ export default function LoginPage() {
       <form ref={attach} className="form" onSubmit={onSubmit} onChange={onChange} onFocus={loginRules.preload} noValidate data-testid="login-form">
         <TextField label={t('auth.email')} placeholder={t('auth.emailPlaceholder')} type="email" autoComplete="email" inputMode="email" data-testid="login-email" error={fieldError(t, errors.userMail, 'validation.email')} {...field('userMail')} />
         <TextField label={t('auth.password')} type="password" revealable autoComplete="current-password" data-testid="login-password" error={fieldError(t, errors.password, 'validation.required')} {...field('password')} />
+        {needCode && (
+          <TextField
+            label={t('auth.code')}
+            placeholder={t('auth.codePlaceholder')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            data-testid="login-code"
+            hint={t('auth.loginCodeHint')}
+            error={fieldError(t, errors.code, 'validation.codeFormat')}
+            addon={<SendCodeButton codeType="LOGIN" getMail={async () => (await validValue('userMail'))?.trim()} testId="login-send-code" />}
+            {...field('code')}
+          />
+        )}
         <Button type="submit" block busy={busy} data-testid="login-submit">
           {t('auth.login')}
         </Button>

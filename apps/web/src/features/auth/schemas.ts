@@ -4,7 +4,8 @@ import { password, userMail, verifyCode, INVITE_CODE_MAX } from '@lq/contracts';
 // Form schemas reuse the field schemas of contracts; form-only fields (confirmation, agreement)
 // are added here and stripped before sending.
 
-export const loginForm = z.object({ userMail, password: z.string().min(1).max(128) });
+// `code`: shown (and required) only while the address is guarded (A0248); empty otherwise.
+export const loginForm = z.object({ userMail, password: z.string().min(1).max(128), code: z.union([z.literal(''), verifyCode]) });
 export type LoginForm = z.input<typeof loginForm>;
 
 export const registerForm = z
