@@ -32,6 +32,7 @@ import { RequestGate, trackRequests } from './platform/yield';
 import { startMaintenanceJobs } from './platform/maintenance';
 import { loggerOptions } from './platform/logger';
 import { Mailer } from './platform/mail';
+import { openLimitsRedis, sharedLimitStore } from './platform/shared-limits';
 import { serveWeb } from './platform/web';
 import { robotsPlugin } from './robots';
 import { walletPlugin } from './wallet';
@@ -104,6 +105,9 @@ export async function buildApp(
   // JSON only: a text/plain body is 415 (docs/api.md), not a string for the schema to refuse.
   app.removeContentTypeParser('text/plain');
 
+  // Before the database: a REDIS_URL that can't be reached stops start-up with nothing to undo.
+  const limitsRedis = config.REDIS_URL ? await openLimitsRedis(config.REDIS_URL, app.log) : undefined;
+  if (limitsRedis) app.addHook('onClose', async () => void (await limitsRedis.quit().catch(() => limitsRedis.disconnect())));
   const ownsDatabase = !options.database;
   const database =
     options.database ??
@@ -179,9 +183,11 @@ export async function buildApp(
       allowedHeaders: ['content-type', 'authorization', 'lang'],
       maxAge: 600,
     });
-    // Limits are per route (login, codes, money and orders); see routes.
+    // Limits are per route (login, codes, money and orders); see routes. Shared through Redis when
+    // REDIS_URL is set (platform/shared-limits.ts), else in this process.
     await app.register(fastifyRateLimit, {
       global: false,
+      ...(limitsRedis ? { store: sharedLimitStore(limitsRedis, config.REDIS_KEY_PREFIX) } : {}),
       errorResponseBuilder: (_req, ctx) =>
         new AppError('RATE_LIMITED', { seconds: Math.ceil(ctx.ttl / 1000) }),
     });

@@ -139,6 +139,7 @@ export const ERRORS = {
   // system
   INTERNAL: { code: 'B0001', status: 500 },
   DB_UNAVAILABLE: { code: 'B0002', status: 503 },
+  LIMITS_UNAVAILABLE: { code: 'B0003', status: 503 },
   BACKTEST_MAINTENANCE: { code: 'B0300', status: 503 },
   // third parties
   MAIL_FAILED: { code: 'C0001', status: 502 },

@@ -109,6 +109,10 @@ export const configSchema = z.object({
   DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
   ROLE: z.enum(ROLES).default('all'),
   SMTP_URL: optionalUrl(/^smtps?:$/),
+  /** Redis for the rate limits every API process shares; unset: each process keeps its own in memory. */
+  REDIS_URL: optionalUrl(/^rediss?:$/),
+  /** Prefix of this deployment's keys in that Redis (two deployments or test runs on one Redis). */
+  REDIS_KEY_PREFIX: z.string().trim().min(1).max(64).default('lq:'),
   MAIL_FROM: z.string().min(3).default('Lightning Quant <no-reply@lightning-quant.local>'),
   CORS_ORIGINS: csv,
   /** The platform's day (business.md: team, VIP and ranking windows end at today 00:00 here): an IANA zone. */

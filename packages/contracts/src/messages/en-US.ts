@@ -161,6 +161,7 @@ export const enUS = {
   'errors.ROBOT_STOPPED': 'The robot has stopped',
   'errors.INTERNAL': 'Internal error, please try again later',
   'errors.DB_UNAVAILABLE': 'Service temporarily unavailable, please try again later',
+  'errors.LIMITS_UNAVAILABLE': 'Service temporarily unavailable, please try again in a moment',
   'errors.BACKTEST_MAINTENANCE':
     'The backtest system is under maintenance, backtests are temporarily closed',
   'errors.MAIL_FAILED': 'Sending the e-mail failed, please retry',

@@ -163,6 +163,7 @@ export const inID: Messages = {
   'errors.ROBOT_STOPPED': 'Robot telah berhenti',
   'errors.INTERNAL': 'Terjadi kesalahan sistem, silakan coba lagi nanti',
   'errors.DB_UNAVAILABLE': 'Layanan sementara tidak tersedia, silakan coba lagi nanti',
+  'errors.LIMITS_UNAVAILABLE': 'Layanan sementara tidak tersedia, coba lagi sebentar lagi',
   'errors.BACKTEST_MAINTENANCE':
     'Sistem backtest sedang dalam pemeliharaan, backtest ditutup sementara',
   'errors.MAIL_FAILED': 'Gagal mengirim email, silakan coba lagi',

@@ -162,6 +162,7 @@ export const jaJP: Messages = {
   'errors.ROBOT_STOPPED': 'ロボットは停止しています',
   'errors.INTERNAL': 'システムエラーです。しばらくしてから再試行してください',
   'errors.DB_UNAVAILABLE': 'サービスが一時的に利用できません。しばらくしてから再試行してください',
+  'errors.LIMITS_UNAVAILABLE': 'サービスが一時的に利用できません。しばらくしてから再度お試しください',
   'errors.BACKTEST_MAINTENANCE':
     'バックテストシステムはメンテナンス中のため、一時的に停止しています',
   'errors.MAIL_FAILED': 'メールの送信に失敗しました。再試行してください',

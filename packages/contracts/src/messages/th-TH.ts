@@ -159,6 +159,7 @@ export const thTH: Messages = {
   'errors.ROBOT_STOPPED': 'โรบอตหยุดแล้ว',
   'errors.INTERNAL': 'ระบบขัดข้อง กรุณาลองใหม่ภายหลัง',
   'errors.DB_UNAVAILABLE': 'บริการไม่พร้อมใช้งานชั่วคราว กรุณาลองใหม่ภายหลัง',
+  'errors.LIMITS_UNAVAILABLE': 'บริการไม่พร้อมใช้งานชั่วคราว โปรดลองอีกครั้งในอีกสักครู่',
   'errors.BACKTEST_MAINTENANCE': 'ระบบทดสอบย้อนหลังอยู่ระหว่างปรับปรุง ปิดให้บริการชั่วคราว',
   'errors.MAIL_FAILED': 'ส่งอีเมลไม่สำเร็จ กรุณาลองใหม่',
   'errors.EXCHANGE_ERROR': 'กระดานเทรดแจ้งข้อผิดพลาด กรุณาลองใหม่ภายหลัง',

@@ -160,6 +160,7 @@ export const viVN: Messages = {
   'errors.ROBOT_STOPPED': 'Robot đã dừng',
   'errors.INTERNAL': 'Lỗi hệ thống, vui lòng thử lại sau',
   'errors.DB_UNAVAILABLE': 'Dịch vụ tạm thời không khả dụng, vui lòng thử lại sau',
+  'errors.LIMITS_UNAVAILABLE': 'Dịch vụ tạm thời không khả dụng, vui lòng thử lại sau giây lát',
   'errors.BACKTEST_MAINTENANCE': 'Hệ thống backtest đang bảo trì nâng cấp, tạm thời đóng',
   'errors.MAIL_FAILED': 'Gửi e-mail thất bại, vui lòng thử lại',
   'errors.EXCHANGE_ERROR': 'Sàn giao dịch báo lỗi, vui lòng thử lại sau',

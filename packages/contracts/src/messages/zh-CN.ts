@@ -159,6 +159,7 @@ export const zhCN: Messages = {
   'errors.ROBOT_STOPPED': '机器人已停止',
   'errors.INTERNAL': '系统错误，请稍后再试',
   'errors.DB_UNAVAILABLE': '服务暂时不可用，请稍后再试',
+  'errors.LIMITS_UNAVAILABLE': '服务暂时不可用，请稍后再试',
   'errors.BACKTEST_MAINTENANCE': '回测系统维护升级中，回测暂时关闭',
   'errors.MAIL_FAILED': '邮件发送失败，请重试',
   'errors.EXCHANGE_ERROR': '交易所返回错误，请稍后再试',

@@ -159,6 +159,7 @@ export const zhTW: Messages = {
   'errors.ROBOT_STOPPED': '機器人已停止',
   'errors.INTERNAL': '系統錯誤，請稍後再試',
   'errors.DB_UNAVAILABLE': '服務暫時無法使用，請稍後再試',
+  'errors.LIMITS_UNAVAILABLE': '服務暫時無法使用，請稍後再試',
   'errors.BACKTEST_MAINTENANCE': '回測系統維護升級中，回測暫時關閉',
   'errors.MAIL_FAILED': '郵件寄送失敗，請重試',
   'errors.EXCHANGE_ERROR': '交易所回傳錯誤，請稍後再試',
