@@ -54,6 +54,8 @@ export const ERRORS = {
   // registration and profile
   REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
   INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },
+  CONSOLE_SESSION_ENDED: { code: 'A0232', status: 401 },
+  SECOND_FACTOR_LOCKED: { code: 'A0233', status: 429 },
   NICKNAME_TOO_LONG: { code: 'A0240', status: 422 },
   PAY_PWD_FORMAT: { code: 'A0241', status: 422 },
   PAY_PWD_DIFFER: { code: 'A0242', status: 422 },

@@ -1405,8 +1405,9 @@ export const operators = pgTable(
     totpSecret: text('totp_secret').notNull(),
     /** The last TOTP time step accepted: a code is good once. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
-    failedLogins: integer('failed_logins').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Wrong second-factor codes in a row, over all sessions; SECOND_FACTOR_OPERATOR_MAX pause it. */
+    secondFactorFailures: integer('second_factor_failures').notNull().default(0),
+    secondFactorLockedUntil: timestamp('second_factor_locked_until', { withTimezone: true }),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -1438,11 +1439,27 @@ export const operatorSessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
+    /** Wrong second-factor codes on this session; the 5th ends it. */
+    secondFactorFailures: integer('second_factor_failures').notNull().default(0),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
   (t) => [uniqueIndex('operator_sessions_token_key').on(t.tokenHash)],
+);
+
+/** Wrong console passwords, per (operator, address): the lock-out is per address (migration 0050). */
+export const operatorLoginFailures = pgTable(
+  'operator_login_failures',
+  {
+    id: id(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_login_failures_idx').on(t.operatorId, t.ip, t.createdAt)],
 );
 
 /** Every operator action, from the console and from `npm run ops`; append-only (triggers refuse the rest). */

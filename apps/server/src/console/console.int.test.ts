@@ -60,6 +60,46 @@ describe('operators', () => {
     expect((await ops('operator:list')).out).toContain(op.mail);
   });
 
+  it('the 5th wrong code ends the session (audited); 10 in a row over sessions pause the factor, a right code included', async () => {
+    const op = await newOperator();
+    const session = async () => (await login(op.mail, op.password)).json<Envelope<ConsoleSession>>().data.token;
+    const prove = async (token: string, code: string) => (await t.call('POST', '/console/api/second-factor', { token, body: { code } })).json<Envelope<null>>().code;
+    const first = await session();
+    for (let i = 0; i < 4; i++) expect(await prove(first, '000000')).toBe('A0216');
+    expect(await prove(first, '000000')).toBe('A0232');
+    expect((await t.call('GET', '/console/api/me', { token: first })).statusCode).toBe(401);
+    const [ended] = await t.database.exec<{ detail: Record<string, unknown>; outcome: string }>(
+      `select detail, outcome from audit_log where actor = $1 and action = 'console.secondFactor' order by id desc limit 1`, [op.mail]);
+    expect(ended).toMatchObject({ outcome: 'refused', detail: { sessionEnded: true } });
+    // Signing in again buys no fresh budget: the operator's count goes on over sessions.
+    const second = await session();
+    for (let i = 0; i < 4; i++) expect(await prove(second, '000000')).toBe('A0216');
+    expect(await prove(second, '000000')).toBe('A0232');
+    const third = await session();
+    const paused = await t.call('POST', '/console/api/second-factor', { token: third, body: { code: totpCode(op.mail, op.secret) } });
+    expect(paused.statusCode).toBe(429);
+    expect(paused.json<Envelope<null>>().code).toBe('A0233');
+    expect(paused.json<Envelope<null>>().msg).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // The pause over, the right code works (and resets both counts).
+    await t.database.exec(`update operators set second_factor_locked_until = now() - interval '1 second' where mail = $1`, [op.mail]);
+    expect(await prove(third, totpCode(op.mail, op.secret))).toBe('00000');
+  });
+
+  it('wrong passwords lock an operator out from that address only', async () => {
+    const op = await newOperator();
+    const from = (ip: string, password: string) => t.call('POST', '/console/api/login', { body: { userMail: op.mail, password }, ip });
+    for (let i = 0; i < 5; i++) expect((await from('198.51.100.20', 'wrong-password')).json<Envelope<null>>().code).toBe('A0210');
+    const locked = await from('198.51.100.20', op.password);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json<Envelope<null>>().code).toBe('A0211');
+    expect((await from('198.51.100.21', op.password)).statusCode).toBe(200);
+    // A success from an address clears its count; another address's stays.
+    for (let i = 0; i < 4; i++) await from('198.51.100.22', 'wrong-password');
+    expect((await from('198.51.100.22', op.password)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) await from('198.51.100.22', 'wrong-password');
+    expect((await from('198.51.100.22', op.password)).statusCode).toBe(200);
+  });
+
   it('a second factor gets stale: the session asks for a new one', async () => {
     const op = await signedIn();
     await t.database.exec(`update operator_sessions set second_factor_at = now() - interval '61 minutes' where operator_id = (select id from operators where mail = $1)`, [op.mail]);

@@ -115,7 +115,10 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
         const how = await proveSecondFactor(deps.db, deps.config, auth, req.body);
         await audit(req, 'console.secondFactor', { objectType: 'operator', objectId: auth.operatorId, detail: { how } });
       } catch (err) {
-        await audit(req, 'console.secondFactor', { objectType: 'operator', objectId: auth.operatorId, detail: { how: req.body.code ? 'totp' : 'recovery' }, outcome: 'refused' });
+        // The 5th wrong code on a session ends it; 10 in a row over sessions pause the factor.
+        const name = err instanceof AppError ? err.errorName : undefined;
+        const consequence = name === 'CONSOLE_SESSION_ENDED' ? { sessionEnded: true } : name === 'SECOND_FACTOR_LOCKED' ? { paused: true } : {};
+        await audit(req, 'console.secondFactor', { objectType: 'operator', objectId: auth.operatorId, detail: { how: req.body.code ? 'totp' : 'recovery', ...consequence }, outcome: 'refused' });
         throw err;
       }
       const { token: _token, ...session } = sessionOf(auth, '');

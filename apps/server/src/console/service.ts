@@ -1,19 +1,28 @@
 // Operators and their console sessions. An operator is added from the command line (ops.ts) with a
 // generated password, a TOTP secret and recovery codes, shown once. Signing in gives a session
 // (CONSOLE_SESSION_HOURS) that may do nothing but prove the second factor until it has; a second
-// factor keeps it allowed for CONSOLE_SECOND_FACTOR_MINUTES. Five wrong passwords lock the
-// operator for 15 minutes.
+// factor keeps it allowed for CONSOLE_SECOND_FACTOR_MINUTES. Five wrong passwords from one address
+// lock the operator out from that address for 15 minutes (from elsewhere they still sign in).
+// Wrong second-factor codes are claimed before they are compared: the 5th on a session ends it,
+// and SECOND_FACTOR_OPERATOR_MAX in a row over all sessions pause the factor for an hour (a
+// password thief signing in again and again guesses no faster); `operator:reset` lifts it.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { Config } from '../platform/config';
 import { newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep } from '../platform/totp';
+import { untilText } from '../platform/moments';
 
 type Runner = Pick<Database, 'execute'>;
 
 const LOCK_AFTER = 5;
 const LOCK_MINUTES = 15;
+/** Wrong second-factor codes that end a console session. */
+export const SECOND_FACTOR_SESSION_MAX = 5;
+/** Wrong second-factor codes in a row, over all the operator's sessions, that pause the factor. */
+export const SECOND_FACTOR_OPERATOR_MAX = 10;
+const SECOND_FACTOR_PAUSE_MINUTES = 60;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export class OperatorError extends Error {}
@@ -63,9 +72,10 @@ export async function resetOperator(db: Database, config: Config, mailIn: string
   const passwordHash = await hash(password, { algorithm: 2 });
   const [row] = rowsOf<{ id: string }>(
     await db.execute(sql`update operators set password_hash = ${passwordHash}, totp_secret = ${sealSecret(config, totp.base32)}, totp_last_step = 0,
-      failed_logins = 0, locked_until = null, disabled_at = null where mail = ${mail} returning id::text as id`),
+      second_factor_failures = 0, second_factor_locked_until = null, disabled_at = null where mail = ${mail} returning id::text as id`),
   );
   if (!row) throw new OperatorError(`no operator ${mail}`);
+  await db.execute(sql`delete from operator_login_failures where operator_id = ${Number(row.id)}`);
   await db.execute(sql`update operator_sessions set revoked_at = now() where operator_id = ${Number(row.id)} and revoked_at is null`);
   const recoveryCodes = await storeRecoveryCodes(db, Number(row.id));
   return { id: Number(row.id), mail, password, totpUri: totp.uri, totpSecret: totp.base32, recoveryCodes };
@@ -104,23 +114,24 @@ export interface OperatorAuth {
 /** Checks the password; answers a new session (no second factor yet), or LOGIN_FAILED / LOGIN_LOCKED. */
 export async function operatorLogin(db: Runner, config: Config, mailIn: string, password: string, ip: string, userAgent: string | undefined) {
   const mail = mailIn.trim().toLowerCase();
-  const [op] = rowsOf<{ id: string; password_hash: string; disabled: boolean; locked_minutes: number | null }>(
-    await db.execute(sql`select id::text as id, password_hash, disabled_at is not null as disabled,
-        case when locked_until > now() then ceil(extract(epoch from locked_until - now()) / 60)::int end as locked_minutes
-      from operators where mail = ${mail}`),
+  // Failures from this address in the window, since its last success: the lock is per (operator,
+  // address), so a stranger guessing from elsewhere cannot keep the operator out.
+  const [op] = rowsOf<{ id: string; password_hash: string; disabled: boolean; failures: number; oldest: string | null }>(
+    await db.execute(sql`select o.id::text as id, o.password_hash, o.disabled_at is not null as disabled, count(f.id)::int as failures, min(f.created_at)::text as oldest
+      from operators o left join operator_login_failures f on f.operator_id = o.id and f.ip = ${ip} and f.created_at > now() - make_interval(mins => ${LOCK_MINUTES})
+      where o.mail = ${mail} group by o.id`),
   );
-  if (op?.locked_minutes) throw new AppError('LOGIN_LOCKED', { minutes: op.locked_minutes });
+  if (op && op.failures >= LOCK_AFTER) {
+    const minutes = Math.max(1, Math.ceil((new Date(op.oldest!).getTime() + LOCK_MINUTES * 60_000 - Date.now()) / 60_000));
+    throw new AppError('LOGIN_LOCKED', { minutes });
+  }
   // A hash is checked whoever asks, so an unknown address takes as long as a known one.
   const good = await verify(op?.password_hash ?? (await dummyHash()), password).catch(() => false);
   if (!op || !good || op.disabled) {
-    if (op)
-      await db.execute(sql`update operators set
-          locked_until = case when failed_logins + 1 >= ${LOCK_AFTER} then now() + make_interval(mins => ${LOCK_MINUTES}) else locked_until end,
-          failed_logins = case when failed_logins + 1 >= ${LOCK_AFTER} then 0 else failed_logins + 1 end
-        where id = ${Number(op.id)}`);
+    if (op) await db.execute(sql`insert into operator_login_failures (operator_id, ip) values (${Number(op.id)}, ${ip})`);
     throw new AppError('LOGIN_FAILED', {}, 'password');
   }
-  await db.execute(sql`update operators set failed_logins = 0 where id = ${Number(op.id)}`);
+  await db.execute(sql`delete from operator_login_failures where operator_id = ${Number(op.id)} and ip = ${ip}`);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + config.CONSOLE_SESSION_HOURS * 3_600_000);
   await db.execute(sql`insert into operator_sessions (operator_id, token_hash, expires_at, ip, user_agent)
@@ -158,10 +169,32 @@ export const secondFactorUntil = (auth: Pick<OperatorAuth, 'secondFactorAt' | 'e
  * SECOND_FACTOR_INVALID otherwise.
  */
 export async function proveSecondFactor(db: Runner, config: Config, auth: OperatorAuth, proof: { code?: string; recoveryCode?: string }): Promise<'totp' | 'recovery'> {
+  // Claim one try on the session and one of the operator's before comparing, so parallel guesses
+  // cannot exceed either budget.
+  const [session] = rowsOf<{ failures: number }>(
+    await db.execute(sql`update operator_sessions set second_factor_failures = second_factor_failures + 1
+      where id = ${auth.sessionId} and revoked_at is null and second_factor_failures < ${SECOND_FACTOR_SESSION_MAX} returning second_factor_failures as failures`),
+  );
+  if (!session) {
+    await endSession(db, auth);
+    throw new AppError('CONSOLE_SESSION_ENDED');
+  }
+  const [op] = rowsOf<{ totp_secret: string; failures: number }>(
+    await db.execute(sql`update operators set second_factor_failures = second_factor_failures + 1
+      where id = ${auth.operatorId} and (second_factor_locked_until is null or second_factor_locked_until <= now()) and second_factor_failures < ${SECOND_FACTOR_OPERATOR_MAX}
+      returning totp_secret, second_factor_failures as failures`),
+  );
+  if (!op) {
+    const [paused] = rowsOf<{ until: string }>(
+      await db.execute(sql`update operators set second_factor_failures = 0,
+          second_factor_locked_until = case when second_factor_locked_until > now() then second_factor_locked_until else now() + make_interval(mins => ${SECOND_FACTOR_PAUSE_MINUTES}) end
+        where id = ${auth.operatorId} returning second_factor_locked_until::text as until`),
+    );
+    throw new AppError('SECOND_FACTOR_LOCKED', { until: untilText(new Date(paused?.until ?? Date.now() + SECOND_FACTOR_PAUSE_MINUTES * 60_000)) });
+  }
   let how: 'totp' | 'recovery' | null = null;
   if (proof.code) {
-    const [op] = rowsOf<{ totp_secret: string }>(await db.execute(sql`select totp_secret from operators where id = ${auth.operatorId}`));
-    const step = op ? totpStep(auth.mail, openSecret(config, op.totp_secret), proof.code) : null;
+    const step = totpStep(auth.mail, openSecret(config, op.totp_secret), proof.code);
     if (step !== null) {
       const taken = rowsOf(await db.execute(sql`update operators set totp_last_step = ${step} where id = ${auth.operatorId} and totp_last_step < ${step} returning id`));
       if (taken.length === 1) how = 'totp';
@@ -173,10 +206,26 @@ export async function proveSecondFactor(db: Runner, config: Config, auth: Operat
     );
     if (used.length === 1) how = 'recovery';
   }
-  if (!how) throw new AppError('SECOND_FACTOR_INVALID', {}, proof.code ? 'code' : 'recoveryCode');
-  await db.execute(sql`update operator_sessions set second_factor_at = now() where id = ${auth.sessionId}`);
+  if (!how) {
+    if (session.failures >= SECOND_FACTOR_SESSION_MAX) {
+      await endSession(db, auth);
+      throw new AppError('CONSOLE_SESSION_ENDED');
+    }
+    if (op.failures >= SECOND_FACTOR_OPERATOR_MAX) {
+      const until = new Date(Date.now() + SECOND_FACTOR_PAUSE_MINUTES * 60_000);
+      await db.execute(sql`update operators set second_factor_failures = 0, second_factor_locked_until = ${until.toISOString()}::timestamptz where id = ${auth.operatorId}`);
+      throw new AppError('SECOND_FACTOR_LOCKED', { until: untilText(until) });
+    }
+    throw new AppError('SECOND_FACTOR_INVALID', { left: SECOND_FACTOR_SESSION_MAX - session.failures }, proof.code ? 'code' : 'recoveryCode');
+  }
+  await db.execute(sql`update operators set second_factor_failures = 0 where id = ${auth.operatorId}`);
+  await db.execute(sql`update operator_sessions set second_factor_at = now(), second_factor_failures = 0 where id = ${auth.sessionId}`);
   auth.secondFactorAt = new Date();
   return how;
+}
+
+async function endSession(db: Runner, auth: OperatorAuth): Promise<void> {
+  await db.execute(sql`update operator_sessions set revoked_at = now() where id = ${auth.sessionId} and revoked_at is null`);
 }
 
 export async function operatorLogout(db: Runner, auth: OperatorAuth): Promise<void> {

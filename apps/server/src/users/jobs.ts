@@ -32,5 +32,6 @@ export async function housekeeping(database: DatabaseHandle) {
     `delete from login_attempts where created_at < now() - interval '7 days'`,
   );
   const ch = await deleted(`delete from login_challenges where expires_at < now() - interval '1 day'`);
-  return { sessions: s, codes: c, loginAttempts: a, loginChallenges: ch };
+  const o = await deleted(`delete from operator_login_failures where created_at < now() - interval '1 day'`);
+  return { sessions: s, codes: c, loginAttempts: a, loginChallenges: ch, operatorLoginFailures: o };
 }

@@ -33,9 +33,9 @@ import { asTotpCode, newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSe
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** "2026-11-25 05:40 UTC": when a pause ends, in the message. */
-/** "2026-11-25 05:40 UTC": when a pause ends, in a message. */
-export const untilText = (until: Date) => `${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+import { untilText } from '../platform/moments';
+
+export { untilText };
 
 /**
  * The security lock's new end, for an UPDATE of users: SECURITY_LOCK_HOURS from now, never

@@ -38,6 +38,8 @@ export const enUS = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Start the two-step setup first',
   'errors.CODE_REQUIRED': 'Enter the verification code we e-mailed you',
   'errors.SESSION_NOT_FOUND': 'That session has already ended or is not yours',
+  'errors.CONSOLE_SESSION_ENDED': 'Too many wrong codes: this console session has ended; sign in again',
+  'errors.SECOND_FACTOR_LOCKED': 'Too many wrong codes: the second factor is paused until {until}',
   'errors.LOGIN_CODE_REQUIRED': 'This account has seen many failed sign-ins; enter the code we e-mail you as well',
   'errors.CODE_DAILY_LIMIT': 'Too many wrong codes for this address today; try again after {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Registration is not available in your country or region',

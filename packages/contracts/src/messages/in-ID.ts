@@ -39,6 +39,8 @@ export const inID: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Mulai pengaturan verifikasi dua langkah terlebih dahulu',
   'errors.CODE_REQUIRED': 'Masukkan kode verifikasi yang kami kirim lewat e-mail',
   'errors.SESSION_NOT_FOUND': 'Sesi itu sudah berakhir atau bukan milik Anda',
+  'errors.CONSOLE_SESSION_ENDED': 'Terlalu banyak kode salah: sesi konsol ini berakhir; masuk lagi',
+  'errors.SECOND_FACTOR_LOCKED': 'Terlalu banyak kode salah: faktor kedua dijeda hingga {until}',
   'errors.LOGIN_CODE_REQUIRED': 'Akun ini mengalami banyak kegagalan masuk; masukkan juga kode yang kami kirim ke email Anda',
   'errors.CODE_DAILY_LIMIT': 'Terlalu banyak kode salah untuk alamat ini hari ini; coba lagi setelah {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Pendaftaran tidak tersedia di negara atau wilayah Anda',

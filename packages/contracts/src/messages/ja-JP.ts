@@ -39,6 +39,8 @@ export const jaJP: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '先に2段階認証の設定を始めてください',
   'errors.CODE_REQUIRED': 'メールでお送りした確認コードを入力してください',
   'errors.SESSION_NOT_FOUND': 'そのセッションはすでに終了しているか、あなたのものではありません',
+  'errors.CONSOLE_SESSION_ENDED': '誤ったコードが多すぎるため、このコンソールセッションは終了しました。再度ログインしてください',
+  'errors.SECOND_FACTOR_LOCKED': '誤ったコードが多すぎるため、2 段階目の認証は {until} まで停止しています',
   'errors.LOGIN_CODE_REQUIRED': 'このアカウントではログインの失敗が続いています。メールでお送りするコードも入力してください',
   'errors.CODE_DAILY_LIMIT': 'このアドレスでは本日、誤ったコードが多すぎます。{until} 以降に再度お試しください',
   'errors.REGISTER_COUNTRY_REFUSED': 'お住まいの国・地域では登録できません',

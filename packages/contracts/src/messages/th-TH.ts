@@ -38,6 +38,8 @@ export const thTH: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'โปรดเริ่มตั้งค่าการยืนยันสองขั้นตอนก่อน',
   'errors.CODE_REQUIRED': 'กรอกรหัสยืนยันที่เราส่งทางอีเมล',
   'errors.SESSION_NOT_FOUND': 'เซสชันนั้นสิ้นสุดแล้วหรือไม่ใช่ของคุณ',
+  'errors.CONSOLE_SESSION_ENDED': 'กรอกรหัสผิดมากเกินไป เซสชันคอนโซลนี้สิ้นสุดแล้ว โปรดเข้าสู่ระบบอีกครั้ง',
+  'errors.SECOND_FACTOR_LOCKED': 'กรอกรหัสผิดมากเกินไป การยืนยันขั้นที่สองถูกระงับถึง {until}',
   'errors.LOGIN_CODE_REQUIRED': 'บัญชีนี้มีการเข้าสู่ระบบล้มเหลวหลายครั้ง โปรดกรอกรหัสที่เราส่งทางอีเมลด้วย',
   'errors.CODE_DAILY_LIMIT': 'วันนี้ที่อยู่นี้กรอกรหัสผิดมากเกินไป โปรดลองอีกครั้งหลัง {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'ยังไม่เปิดให้ลงทะเบียนในประเทศหรือภูมิภาคของคุณ',

@@ -38,6 +38,8 @@ export const viVN: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': 'Hãy bắt đầu cài đặt xác minh hai bước trước',
   'errors.CODE_REQUIRED': 'Nhập mã xác minh chúng tôi đã gửi qua e-mail',
   'errors.SESSION_NOT_FOUND': 'Phiên đó đã kết thúc hoặc không phải của bạn',
+  'errors.CONSOLE_SESSION_ENDED': 'Nhập sai mã quá nhiều lần: phiên bảng điều khiển đã kết thúc; hãy đăng nhập lại',
+  'errors.SECOND_FACTOR_LOCKED': 'Nhập sai mã quá nhiều lần: bước xác thực thứ hai tạm dừng đến {until}',
   'errors.LOGIN_CODE_REQUIRED': 'Tài khoản này có nhiều lần đăng nhập thất bại; hãy nhập thêm mã chúng tôi gửi qua email',
   'errors.CODE_DAILY_LIMIT': 'Hôm nay địa chỉ này đã nhập sai mã quá nhiều lần; hãy thử lại sau {until}',
   'errors.REGISTER_COUNTRY_REFUSED': 'Chưa hỗ trợ đăng ký tại quốc gia hoặc khu vực của bạn',

@@ -38,6 +38,8 @@ export const zhCN: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '请先开始设置两步验证',
   'errors.CODE_REQUIRED': '请输入我们发送到您邮箱的验证码',
   'errors.SESSION_NOT_FOUND': '该登录已结束或不属于您',
+  'errors.CONSOLE_SESSION_ENDED': '验证码错误次数过多，此控制台登录已结束；请重新登录',
+  'errors.SECOND_FACTOR_LOCKED': '验证码错误次数过多，第二步验证暂停至 {until}',
   'errors.LOGIN_CODE_REQUIRED': '此账号近期有多次登录失败；请输入我们发送到邮箱的验证码',
   'errors.CODE_DAILY_LIMIT': '此邮箱今日输入错误的验证码过多，请于 {until} 后再试',
   'errors.REGISTER_COUNTRY_REFUSED': '您所在的国家或地区暂不开放注册',

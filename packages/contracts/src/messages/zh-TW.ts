@@ -38,6 +38,8 @@ export const zhTW: Messages = {
   'errors.TWO_FACTOR_SETUP_MISSING': '請先開始設定兩步驗證',
   'errors.CODE_REQUIRED': '請輸入我們寄給您的電子郵件驗證碼',
   'errors.SESSION_NOT_FOUND': '該登入已結束或不屬於您',
+  'errors.CONSOLE_SESSION_ENDED': '驗證碼錯誤次數過多，此控制台登入已結束；請重新登入',
+  'errors.SECOND_FACTOR_LOCKED': '驗證碼錯誤次數過多，第二步驗證暫停至 {until}',
   'errors.LOGIN_CODE_REQUIRED': '此帳號近期有多次登入失敗；請輸入我們寄到信箱的驗證碼',
   'errors.CODE_DAILY_LIMIT': '此信箱今日輸入錯誤的驗證碼過多，請於 {until} 後再試',
   'errors.REGISTER_COUNTRY_REFUSED': '您所在的國家或地區暫不開放註冊',
