@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSetting, SETTING_KEYS } from '@lq/db';
 import { postEntry } from '../wallet';
+import { totpCode } from '../platform/totp';
 import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { opsRunner } from '../../test/ops-runner';
 
@@ -47,6 +48,26 @@ describe('npm run ops while the server runs', () => {
     const code = /\d{6}/.exec(sent.text)![0];
     expect(last.out).toContain(`To: ${u.mail}`);
     expect(last.out).toContain(code);
+  });
+
+  it('turns two-step off for a user who lost it: sessions end, the lock starts, the owner is told, audited', async () => {
+    const u = await registerUser(t);
+    const setup = (await t.call('POST', '/user/api/2fa/setup', { token: u.token })).json<Envelope<{ secret: string }>>().data;
+    expect((await t.call('POST', '/user/api/2fa/enable', { token: u.token, body: { code: totpCode(u.mail, setup.secret), password: u.password } })).statusCode).toBe(200);
+    await t.database.exec(`update users set withdraw_locked_until = null where mail = $1`, [u.mail]);
+    const reset = await ops('user:2fa-reset', u.mail.toUpperCase());
+    expect(reset).toMatchObject({ code: 0, out: `${u.mail}: two-step turned off; sessions ended, withdrawals held for 24 hours, the owner told` });
+    expect((await t.call('GET', '/user/api/info', { token: u.token })).statusCode).toBe(401);
+    const login = (await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password } })).json<Envelope<{ token?: string; twoFactorRequired?: boolean }>>().data;
+    expect(login.twoFactorRequired).toBeUndefined();
+    const security = (await t.call('GET', '/user/api/security', { token: login.token })).json<Envelope<{ twoFactorEnabled: boolean; withdrawLockedUntil: string | null }>>().data;
+    expect(security.twoFactorEnabled).toBe(false);
+    expect(Date.parse(security.withdrawLockedUntil!)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const kinds = (await t.database.exec<{ kind: string }>(`select n.kind from notifications n join users u on u.id = n.user_id where u.mail = $1 and n.kind = 'security.twoFactorOff'`, [u.mail])).map((r) => r.kind);
+    expect(kinds).toEqual(['security.twoFactorOff']);
+    const [row] = await t.database.exec<{ action: string; before: unknown; after: unknown; outcome: string }>(`select action, before, after, outcome from audit_log where action = 'user:2fa-reset' order by id desc limit 1`);
+    expect(row).toMatchObject({ outcome: 'done', before: { twoFactor: true }, after: { twoFactor: false } });
+    expect((await ops('user:2fa-reset', 'nobody@example.com')).code).toBe(1);
   });
 
   it('switches backtest maintenance', async () => {

@@ -2,10 +2,14 @@
 import { USER_LEVELS, type UserLevel } from '@lq/contracts';
 import { OpsError, printTable, type OpsCommandSet } from '../platform/ops';
 import { setUserLevel } from './service';
+import { resetTwoFactorByOperator } from './two-factor';
 
 export const USER_OPS: OpsCommandSet = {
   usage: `  user:list                                   list users (newest first)
   user:set-level <email> <none|VIP1…VIP5>     set a user's level (VIP4, VIP5: grants, for dividends)
+  user:2fa-reset <email>                      two-step off for a user who lost app and recovery codes
+                                              (after checking who asks, out of band): the security
+                                              lock starts, sessions end, the owner is told
   mail:last <email>                           print the last mail sent to an address (codes included)`,
   commands: {
     'user:list': {
@@ -31,6 +35,15 @@ export const USER_OPS: OpsCommandSet = {
         if (!changed) throw new OpsError(`no user with e-mail ${email}`);
         audit?.object('user', changed.id).change({ level: changed.fromLevel }, { level });
         out(`${changed.mail}: level ${level}`);
+      },
+    },
+    'user:2fa-reset': {
+      args: 1,
+      async run(db, [email], out, _config, audit) {
+        const done = await resetTwoFactorByOperator(db.db, email);
+        if (!done) throw new OpsError(`no user with e-mail ${email}`);
+        audit?.object('user', done.id).change({ twoFactor: done.wasOn }, { twoFactor: false });
+        out(`${email.trim().toLowerCase()}: two-step ${done.wasOn ? 'turned off' : 'was off'}; sessions ended, withdrawals held for 24 hours, the owner told`);
       },
     },
     'mail:last': {

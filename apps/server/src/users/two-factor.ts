@@ -189,6 +189,29 @@ export async function disableTwoFactor(deps: PlatformDeps, auth: AuthContext, co
   deps.sessions.forgetUser(auth.user.id);
 }
 
+/**
+ * An operator turns two-step off for a user who lost both their app and their recovery codes
+ * (`npm run ops -- user:2fa-reset`, after proving who they are out of band): as a disable by the
+ * user, the security lock starts and the owner is told, and every session ends. Null: no user.
+ */
+export async function resetTwoFactorByOperator(db: Database, mail: string): Promise<{ id: number; wasOn: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<{ id: string; was_on: boolean }>(
+      await tx.execute(sql`update users u set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, two_factor_failures = 0, two_factor_locked_until = null,
+          withdraw_locked_until = ${SECURITY_LOCK_UNTIL}, updated_at = now()
+        from (select id, totp_secret is not null as was_on from users where mail = ${mail.trim().toLowerCase()} for update) before
+        where u.id = before.id returning u.id::text as id, before.was_on`),
+    );
+    if (!row) return null;
+    const id = Number(row.id);
+    await tx.execute(sql`delete from user_recovery_codes where user_id = ${id}`);
+    await tx.execute(sql`update login_challenges set consumed_at = now() where user_id = ${id} and consumed_at is null`);
+    await tx.execute(sql`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null`);
+    await raiseSecurityNotice(tx, id, 'security.twoFactorOff');
+    return { id, wasOn: row.was_on };
+  });
+}
+
 export async function recoveryCodesLeft(db: Database, userId: number): Promise<number> {
   const [r] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from user_recovery_codes where user_id = ${userId} and used_at is null`));
   return r.n;
