@@ -123,13 +123,19 @@ export const mailOutbox = pgTable(
   {
     id: id(),
     to: text('to').notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
+    /** Subject and text are kept until the mail is delivered (then null), and one carrying a code never past `secretUntil`. */
+    subject: text('subject'),
+    text: text('text'),
+    /** The end of the code the mail carries (a verification code's expiry); null: nothing secret. */
+    secretUntil: timestamp('secret_until', { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     error: text('error'),
   },
-  (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+  (t) => [
+    index('mail_outbox_to_idx').on(t.to, t.createdAt),
+    index('mail_outbox_secret_idx').on(t.secretUntil).where(sql`${t.text} IS NOT NULL AND ${t.secretUntil} IS NOT NULL`),
+  ],
 );
 
 export const loginAttempts = pgTable(

@@ -10,7 +10,7 @@
 // event once however many times SMTP is retried. Telegram: 403 (bot blocked) unlinks the chat.
 import { AREA_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, SECURITY_KINDS, type NotificationKind, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
-import type { Mailer } from '../platform/mail';
+import { FORGET_WORDS, type Mailer } from '../platform/mail';
 import { withoutUrlSecrets } from '../platform/urls';
 import { noRequests, type Yielder } from '../platform/yield';
 import { fanOutNotices } from './fanout';
@@ -156,7 +156,7 @@ async function sendMail(db: Database, channels: DeliveryChannels, d: Claimed): P
     mailId = row.id;
   }
   try {
-    if (await channels.mailer.transmit(mail)) await db.execute(sql`update mail_outbox set sent_at = now(), error = null where id = ${mailId}`);
+    if (await channels.mailer.transmit(mail)) await db.execute(sql`update mail_outbox set sent_at = now(), error = null, ${FORGET_WORDS} where id = ${mailId}`);
   } catch (err) {
     await db.execute(sql`update mail_outbox set error = ${withoutUrlSecrets(String((err as Error).message)).slice(0, 500)} where id = ${mailId}`);
     throw err;

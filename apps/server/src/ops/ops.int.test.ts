@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSetting, SETTING_KEYS } from '@lq/db';
 import { postEntry } from '../wallet';
 import { totpCode } from '../platform/totp';
+import { Mailer } from '../platform/mail';
 import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { opsRunner } from '../../test/ops-runner';
 
@@ -40,14 +41,23 @@ describe('npm run ops while the server runs', () => {
     expect((await ops('user:set-level', u.mail, 'none')).code).toBe(0);
   });
 
-  it('prints the last mail with its code', async () => {
+  it('prints the last mail: without SMTP its code while it is good; a delivered one without its words', async () => {
     const u = await registerUser(t);
-    const last = await ops('mail:last', u.mail);
-    expect(last.code).toBe(0);
-    const sent = t.smtp.mails.filter((m) => m.to.includes(u.mail)).at(-1)!;
-    const code = /\d{6}/.exec(sent.text)![0];
-    expect(last.out).toContain(`To: ${u.mail}`);
-    expect(last.out).toContain(code);
+    // Delivered (this app has SMTP): the outbox kept no words.
+    const delivered = await ops('mail:last', u.mail);
+    expect(delivered.code).toBe(0);
+    expect(delivered.out).toContain(`To: ${u.mail}`);
+    expect(delivered.out).toContain('(delivered: its words are not kept)');
+    expect(delivered.out).not.toMatch(/\b\d{6}\b/);
+    // The embedded demo without SMTP: the code shows while it is good.
+    const local = new Mailer(t.database.db, t.app.log, 'from@example.com', undefined);
+    await local.send({ to: u.mail, subject: 'Your code 424242', text: 'Your code is 424242', secretUntil: new Date(Date.now() + 600_000) });
+    const kept = await ops('mail:last', u.mail);
+    expect(kept.out).toContain('Your code is 424242');
+    await t.database.exec(`update mail_outbox set secret_until = now() - interval '1 second' where "to" = $1`, [u.mail]);
+    const expired = await ops('mail:last', u.mail);
+    expect(expired.out).toContain('(its code has expired: its words are not kept)');
+    expect(expired.out).not.toContain('424242');
   });
 
   it('turns two-step off for a user who lost it: sessions end, the lock starts, the owner is told, audited', async () => {

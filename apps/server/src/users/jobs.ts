@@ -1,16 +1,23 @@
 import type { DatabaseHandle } from '@lq/db';
 import type { JobContext } from '../platform/jobs';
+import { forgetExpiredSecrets } from '../platform/mail';
 
-export const USER_QUEUES = { housekeeping: 'housekeeping' } as const;
+export const USER_QUEUES = { housekeeping: 'housekeeping', forgetCodes: 'forget-mailed-codes' } as const;
 
-/** The nightly clean-up of sign-in data. */
+/** The nightly clean-up of sign-in data, and every minute the words of mailed codes that expired. */
 export async function startUserJobs({ boss, database, log, work }: JobContext): Promise<void> {
   await boss.createQueue(USER_QUEUES.housekeeping);
+  await boss.createQueue(USER_QUEUES.forgetCodes);
   if (!work) return;
   await boss.schedule(USER_QUEUES.housekeeping, '17 3 * * *');
   await boss.work(USER_QUEUES.housekeeping, async () => {
     const removed = await housekeeping(database);
     log.info({ removed }, 'housekeeping done');
+  });
+  await boss.schedule(USER_QUEUES.forgetCodes, '* * * * *');
+  await boss.work(USER_QUEUES.forgetCodes, async () => {
+    const forgotten = await forgetExpiredSecrets(database.db);
+    if (forgotten > 0) log.info({ forgotten }, 'expired codes forgotten from the outbox');
   });
 }
 

@@ -10,7 +10,8 @@ export const USER_OPS: OpsCommandSet = {
   user:2fa-reset <email>                      two-step off for a user who lost app and recovery codes
                                               (after checking who asks, out of band): the security
                                               lock starts, sessions end, the owner is told
-  mail:last <email>                           print the last mail sent to an address (codes included)`,
+  mail:last <email>                           print the last mail to an address while the outbox keeps
+                                              it: until delivered, a code only while it is good`,
   commands: {
     'user:list': {
       args: 0,
@@ -50,8 +51,8 @@ export const USER_OPS: OpsCommandSet = {
       args: 1,
       async run(db, [email], out) {
         const rows = await db.exec<Record<string, string | null>>(
-          `select "to", subject, text, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as created,
-                  sent_at is not null as sent, error
+          `select "to", subject, case when secret_until <= now() then null else text end as text, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as created,
+                  sent_at is not null as sent, secret_until is not null as secret, error
              from mail_outbox where "to" = $1 order by id desc limit 1`,
           [email.trim().toLowerCase()],
         );
@@ -59,6 +60,11 @@ export const USER_OPS: OpsCommandSet = {
         if (!m) throw new OpsError(`no mail to ${email}`);
         out(`To: ${m.to}`);
         out(`Date: ${m.created} UTC${m.error ? `  (delivery failed: ${m.error})` : ''}`);
+        // The outbox keeps a mail's words only until it is delivered, and a code's only while it is good.
+        if (m.text === null) {
+          out(m.sent ? '(delivered: its words are not kept)' : '(its code has expired: its words are not kept)');
+          return;
+        }
         out(`Subject: ${m.subject}`);
         out('');
         out(String(m.text));

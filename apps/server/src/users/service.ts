@@ -107,6 +107,7 @@ export async function sendVerificationCode(
     const code = issueCode
       ? String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0')
       : undefined;
+    const expiresAt = new Date(Date.now() + CODE_TTL_MS);
     // A newer code replaces older ones of the same kind.
     await tx
       .update(verificationCodes)
@@ -124,7 +125,7 @@ export async function sendVerificationCode(
         mail,
         type,
         codeHash: code ? codeDigest(mail, type, code) : null,
-        expiresAt: new Date(Date.now() + CODE_TTL_MS),
+        expiresAt,
       })
       .returning({ id: verificationCodes.id });
     const mailLocale = (user?.locale as Locale | undefined) ?? locale;
@@ -132,6 +133,7 @@ export async function sendVerificationCode(
       return {
         rowId: row.id,
         to: mail,
+        secretUntil: expiresAt,
         subject: translate(mailLocale, 'mail.code.subject', { code }),
         text: translate(mailLocale, 'mail.code.body', {
           code,

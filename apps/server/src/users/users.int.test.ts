@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetExpiredSecrets } from '../platform/mail';
 import {
   randomIp,
   registerUser,
@@ -352,10 +353,7 @@ describe('login and sessions', () => {
     expect((await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password }, ip: owner })).statusCode).toBe(200);
     expect((await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: u.password }, ip: stranger })).json().code).toBe('A0211');
     // One mail to the owner, in the owner's language (zh-TW by default), naming the address.
-    const mails = await t.database.exec<{ subject: string; text: string }>(
-      `select subject, text from mail_outbox where "to" = $1 and subject like '%登入%' order by id`,
-      [u.mail],
-    );
+    const mails = t.smtp.mailsTo(u.mail).filter((m) => m.subject.includes('登入'));
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain(stranger);
     expect(mails[0].text).toContain('15');
@@ -663,9 +661,34 @@ describe('mail failures', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0].text).toMatch(/\d{6}/);
       expect(rows[0].sent).toBe(false);
+      // Kept while the code is good, forgotten once it has expired (the every-minute job).
+      expect(await forgetExpiredSecrets(local.database.db)).toBe(0);
+      await local.database.exec(`update mail_outbox set secret_until = now() - interval '1 second' where "to" = $1`, [mail]);
+      expect(await forgetExpiredSecrets(local.database.db)).toBe(1);
+      const [gone] = await local.database.exec<{ subject: string | null; text: string | null }>('select subject, text from mail_outbox where "to" = $1', [mail]);
+      expect(gone).toEqual({ subject: null, text: null });
     } finally {
       await local.close();
     }
+  });
+
+  it('forgets a delivered mail’s words: a code mail’s subject too, a notice’s subject stays', async () => {
+    const u = await registerUser(t);
+    const rows = await t.database.exec<{ subject: string | null; text: string | null; sent: boolean; secret: boolean }>(
+      'select subject, text, sent_at is not null as sent, secret_until is not null as secret from mail_outbox where "to" = $1 order by id',
+      [u.mail],
+    );
+    expect(rows[0]).toEqual({ subject: null, text: null, sent: true, secret: true }); // the REGISTER code
+    expect(t.smtp.mailsTo(u.mail)[0].text).toMatch(/\d{6}/); // what the mailbox got
+    // A mail without a code (the login lock notice) keeps its subject once delivered.
+    for (let i = 0; i < 5; i++) await t.call('POST', '/user/api/login', { body: { userMail: u.mail, password: 'Wrong-pass-1' }, ip: '198.51.100.99' });
+    const [notice] = await t.database.exec<{ subject: string | null; text: string | null; secret: boolean }>(
+      'select subject, text, secret_until is not null as secret from mail_outbox where "to" = $1 order by id desc limit 1',
+      [u.mail],
+    );
+    expect(notice.secret).toBe(false);
+    expect(notice.subject).toBeTruthy();
+    expect(notice.text).toBeNull();
   });
 });
 
