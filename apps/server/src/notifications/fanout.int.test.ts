@@ -49,7 +49,7 @@ async function noticeIn(texts: Record<string, string>) {
 }
 
 // What reached the mailbox (the outbox forgets a delivered mail's words).
-const noticeMails = async (mail: string) => t.smtp.mailsTo(mail).filter((m) => !m.subject.includes('code') && m.text.includes('pages/notice/notice'));
+const noticeMails = (mail: string) => Promise.resolve(t.smtp.mailsTo(mail).filter((m) => !m.subject.includes('code') && m.text.includes('pages/notice/notice')));
 const rowsFor = (noticeId: number) =>
   t.database.exec<{ user_id: string }>(`select user_id::text from notifications where kind = 'notice.published' and params->>'noticeId' = $1 order by user_id`, [String(noticeId)]);
 
