@@ -14,6 +14,7 @@ const ForgetPwd = lazyPage(() => import('../features/auth/ForgetPwdPage'));
 const ChangePwd = lazyPage(() => import('../features/account/ChangePwdPage'));
 const ChangePayPwd = lazyPage(() => import('../features/account/ChangePayPwdPage'));
 const Personal = lazyPage(() => import('../features/account/PersonalPage'));
+const Security = lazyPage(() => import('../features/account/SecurityPage'));
 // Trading accounts (API keys).
 const Apikey = lazyPage(() => import('../features/apikey/ApikeyPage'));
 const BindMarket = lazyPage(() => import('../features/apikey/BindMarketPage'));
@@ -85,6 +86,14 @@ const notificationSettings = (
   </Suspense>
 );
 
+// The address book on the Security page: the wallet feature's, loaded with the page.
+const SavedAddresses = lazy(() => import('../features/wallet/SavedAddresses'));
+const savedAddresses = (
+  <Suspense fallback={null}>
+    <SavedAddresses />
+  </Suspense>
+);
+
 const mineSettings = (
   <>
     <LanguagePicker variant="row" />
@@ -96,6 +105,7 @@ const mineSettings = (
 const WITH_PROPS: Partial<Record<PageKind, (route: RouteDef) => ReactNode>> = {
   mine: () => <Mine settings={mineSettings} noticeCount={noticeCount} />,
   personal: () => <Personal notifications={notificationSettings} />,
+  security: () => <Security addressBook={savedAddresses} />,
   privacy: () => <Agreement doc="privacy" />,
   license: () => <Agreement doc="license" />,
   autoSubscribe: () => <Agreement doc="autoSubscribe" />,
@@ -114,6 +124,7 @@ const PRELOADS: Record<PageKind, { preload(): void }> = {
   changePwd: ChangePwd,
   changePayPwd: ChangePayPwd,
   personal: Personal,
+  security: Security,
   apikey: Apikey,
   bindMarket: BindMarket,
   apiList: ApiList,

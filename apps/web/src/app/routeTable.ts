@@ -14,6 +14,7 @@ export type PageKind =
   | 'changePwd'
   | 'changePayPwd'
   | 'personal'
+  | 'security'
   | 'apikey'
   | 'bindMarket'
   | 'apiList'
@@ -106,6 +107,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/pages/changePwd/changePwd', title: 'page.changePwd', page: 'changePwd' },
   { path: '/pages/changePwd/pay/changePayPwd', title: 'page.changePayPwd', page: 'changePayPwd' },
   { path: '/pages/personal/personal', title: 'page.personal', page: 'personal' },
+  // Not in the spec's list (issue 52): two-step, devices, addresses, the anti-phishing phrase.
+  { path: '/pages/security/security', title: 'page.security', page: 'security' },
   // other
   { path: '/pages/orderDetail/orderDetail', title: 'page.orderDetail', page: 'orderDetail' },
   { path: '/pages/market/market', title: 'page.market', page: 'market' },

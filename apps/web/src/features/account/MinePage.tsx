@@ -67,6 +67,7 @@ export default function MinePage({ settings, noticeCount }: { settings?: ReactNo
         <h2 className="section-title">{t('account.settings')}</h2>
         <ul className="list">
           <Row to="/pages/personal/personal" label={t('account.personalSettings')} testId="mine-personal" value={user.nickname ?? t('common.notSet')} />
+          <Row to="/pages/security/security" label={t('account.security')} testId="mine-security" />
           <Row to="/pages/changePwd/changePwd" label={t('account.changePassword')} testId="mine-change-pwd" />
           <li>
             <button type="button" className="list-row" onClick={() => setPayPwdOpen(true)} data-testid="mine-paypwd" data-set={user.hasPaidPwd}>

@@ -91,7 +91,7 @@ export function AddressBook({ network, selected, onSelect, now, error }: Props) 
   );
 }
 
-function AddAddressSheet({ network, onClose, onAdded }: { network: DepositNetwork; onClose: () => void; onAdded: (e: WithdrawAddressItem) => void }) {
+export function AddAddressSheet({ network, onClose, onAdded }: { network: DepositNetwork; onClose: () => void; onAdded: (e: WithdrawAddressItem) => void }) {
   const { t } = useTranslation('wallet');
   const queryClient = useQueryClient();
   const twoFactorOn = useTwoFactorOn();
