@@ -51,6 +51,10 @@ export const ERRORS = {
   SESSION_NOT_FOUND: { code: 'A0247', status: 404 },
   LOGIN_CODE_REQUIRED: { code: 'A0248', status: 422 },
   CODE_DAILY_LIMIT: { code: 'A0249', status: 429 },
+  PASSKEY_REFUSED: { code: 'A0234', status: 422 },
+  PASSKEY_CEREMONY_EXPIRED: { code: 'A0235', status: 422 },
+  PASSKEYS_FULL: { code: 'A0236', status: 409 },
+  PASSKEYS_UNAVAILABLE: { code: 'A0237', status: 409 },
   // registration and profile
   REGISTER_COUNTRY_REFUSED: { code: 'A0230', status: 403 },
   INVITE_CODE_NOT_FOUND: { code: 'A0231', status: 422 },

@@ -45,6 +45,7 @@ export const NOTIFICATION_KINDS = [
   'security.withdrawRequested',
   'security.accountBound',
   'security.sessionsEnded',
+  'security.passkeyAdded',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

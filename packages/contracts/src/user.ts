@@ -182,7 +182,7 @@ export type TwoFactorEnableResult = z.infer<typeof twoFactorEnableResult>;
 export const twoFactorDisableBody = z.strictObject({ code: twoFactorCode, password: z.string().min(1).max(128) });
 export type TwoFactorDisableBody = z.input<typeof twoFactorDisableBody>;
 
-export const TWO_FACTOR_METHODS = ['totp', 'recovery'] as const;
+export const TWO_FACTOR_METHODS = ['totp', 'recovery', 'passkey'] as const;
 export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
 
 /** `login`'s answer when two-step is on: no session yet, a challenge for `login/2fa`. */
@@ -194,11 +194,46 @@ export const twoFactorChallenge = z.object({
 });
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
 
-export const loginTwoFactorBody = z.strictObject({
-  challenge: z.string().trim().min(20).max(100),
-  code: twoFactorCode,
+/**
+ * A WebAuthn credential's answer as @simplewebauthn/browser gives it (registration or assertion):
+ * checked in depth by @simplewebauthn/server; here only its shape and size.
+ */
+const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, { error: 'validation.invalid' });
+export const webauthnResponse = z.looseObject({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: b64url }),
+  clientExtensionResults: z.looseObject({}).default({}),
 });
+
+export const loginTwoFactorBody = z
+  .strictObject({
+    challenge: z.string().trim().min(20).max(100),
+    /** A TOTP or recovery code… */
+    code: twoFactorCode.optional(),
+    /** …or a passkey's assertion of the options from login/2fa/passkey. */
+    passkey: webauthnResponse.optional(),
+  })
+  .refine((b) => (b.code === undefined) !== (b.passkey === undefined), { error: 'validation.required', path: ['code'] });
 export type LoginTwoFactorBody = z.input<typeof loginTwoFactorBody>;
+
+/** login/2fa/passkey: the options for navigator.credentials.get of this sign-in. */
+export const loginPasskeyBody = z.strictObject({ challenge: z.string().trim().min(20).max(100) });
+
+/** Passkeys (user/api/passkeys…): at most this many per user. */
+export const PASSKEYS_MAX = 10;
+export const PASSKEY_NAME_MAX = 32;
+export const passkeyItem = z.object({ id: z.number().int(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type PasskeyItem = z.infer<typeof passkeyItem>;
+export const passkeyList = z.array(passkeyItem);
+/** Adds the passkey the browser made from passkeys/options; the step-up: a fresh two-step code. */
+export const passkeyAddBody = z.strictObject({
+  name: z.string().trim().min(1).max(PASSKEY_NAME_MAX).regex(/^[^\p{Cc}]*$/u, { error: 'validation.invalid' }),
+  response: webauthnResponse,
+  twoFactorCode: twoFactorCode.optional(),
+});
+export const passkeyRemoveBody = z.strictObject({ id: z.number().int().positive(), twoFactorCode: twoFactorCode.optional() });
 
 // ---- responses (the `data` of the envelope) ----
 

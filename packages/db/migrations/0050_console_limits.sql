@@ -4,8 +4,8 @@
 ALTER TABLE "operator_sessions" ADD COLUMN "second_factor_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "operators" ADD COLUMN "second_factor_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "operators" ADD COLUMN "second_factor_locked_until" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "operators" DROP COLUMN "failed_logins";--> statement-breakpoint
-ALTER TABLE "operators" DROP COLUMN "locked_until";--> statement-breakpoint
+-- operators.failed_logins and locked_until are no longer read; kept until every process runs this
+-- code (a rolling deploy's older processes still read them), then dropped by a later migration.
 CREATE TABLE "operator_login_failures" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "operator_login_failures_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"operator_id" bigint NOT NULL,

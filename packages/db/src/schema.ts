@@ -68,6 +68,9 @@ export const users = pgTable(
     withdrawLockedUntil: timestamp('withdraw_locked_until', { withTimezone: true }),
     /** Printed on the first line of every e-mail the platform sends the user (set by them). */
     antiPhishingPhrase: text('anti_phishing_phrase'),
+    /** The open passkey registration's WebAuthn challenge (passkeys/options), until when. */
+    passkeyChallenge: text('passkey_challenge'),
+    passkeyChallengeUntil: timestamp('passkey_challenge_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -183,9 +186,34 @@ export const loginChallenges = pgTable(
     attempts: smallint('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /** The WebAuthn challenge a passkey signs for this sign-in (login/2fa/passkey), when asked. */
+    webauthnChallenge: text('webauthn_challenge'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('login_challenges_hash_key').on(t.challengeHash), index('login_challenges_user_idx').on(t.userId)],
+);
+
+/** Passkeys (WebAuthn credentials) of a user, a second factor beside the authenticator app (migration 0052). */
+export const userPasskeys = pgTable(
+  'user_passkeys',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** base64url credential id, as the browser names it. */
+    credentialId: text('credential_id').notNull(),
+    /** base64url COSE public key. */
+    publicKey: text('public_key').notNull(),
+    /** The signature counter last seen (0: the authenticator keeps none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** JSON array of transports (usb, internal, hybrid…). */
+    transports: text('transports'),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('user_passkeys_credential_key').on(t.credentialId), index('user_passkeys_user_idx').on(t.userId)],
 );
 
 export const appSettings = pgTable('app_settings', {

@@ -171,6 +171,8 @@ export class Sessions {
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+    // Again once written: a lookup that began between the first eviction and the write caches nothing.
+    this.evict(tokenHash);
   }
 
   /** Ends one of the user's sessions; false when it is not theirs or no longer live. */
@@ -181,6 +183,7 @@ export class Sessions {
       .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
       .returning({ tokenHash: sessions.tokenHash });
     for (const r of rows) this.evict(r.tokenHash);
+    // In a caller's transaction the row is revoked at its commit: the caller forgets the user then too.
     return rows.length > 0;
   }
 
@@ -192,6 +195,7 @@ export class Sessions {
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keepTokenHash ? ne(sessions.tokenHash, keepTokenHash) : undefined))
       .returning({ id: sessions.id });
+    this.forgetUser(userId);
     return rows.length;
   }
 

@@ -239,6 +239,15 @@ export const configSchema = z.object({
   EGRESS_IPS: csv.refine((ips) => ips.every((ip) => isIP(ip) !== 0), { error: 'must be IP addresses, comma-separated' }),
   /** The origin users reach this server at (the simulated provider's page and webhooks); default http://127.0.0.1:<port>. */
   PUBLIC_URL: optionalUrl(/^https?:$/),
+  /** The WebAuthn relying party of passkeys: a domain (no IP address, no port); default PUBLIC_URL's host, else localhost. */
+  PASSKEY_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || (isIP(v) === 0 && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(v)), { error: 'must be a domain name (browsers refuse passkeys for IP addresses)' }),
+  /** Origins passkeys may be used from (comma-separated); default PUBLIC_URL's origin, else http://localhost:<PORT>. */
+  PASSKEY_ORIGINS: csv.refine((list) => list.every((o) => URL.canParse(o) && /^https?:$/.test(new URL(o).protocol)), { error: 'must be origins such as https://app.example.com' }),
   /** Seconds between two scans of a deposit watcher (failures back off from it, up to 5 minutes). */
   DEPOSIT_POLL_SECONDS: positiveInt(10),
   /** How approved withdrawals are paid: `manual` (the operator sends and enters the hash) or `hot-wallet` (BEP20 sent by this server; TRC20 stays manual). */

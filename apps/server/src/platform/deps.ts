@@ -33,6 +33,8 @@ export interface PlatformDeps {
   sessions: Sessions;
   /** The payment passwords' pepper (users/pay-password.ts), derived from the master key. */
   payPepper: Buffer;
+  /** The key of the e-mail codes' HMAC: a copy of the database alone does not give a live code. */
+  codePepper: Buffer;
 }
 
 /** What the payment passwords' pepper is derived under (a new label would be a new pepper). */
@@ -44,4 +46,5 @@ export const platformDeps = (app: FastifyInstance): PlatformDeps => ({
   mailer: app.mailer,
   sessions: app.sessions,
   payPepper: derivedKey(app.config, PAY_PEPPER_LABEL),
+  codePepper: derivedKey(app.config, 'verification-code/v1'),
 });

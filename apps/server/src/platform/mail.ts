@@ -2,6 +2,7 @@ import { rowsOf, sql } from '@lq/db';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, resolveLocale, translate } from '@lq/contracts';
+import { withoutUrlSecrets } from './urls';
 import { mailOutbox, type Database } from '@lq/db';
 
 export interface OutgoingMail {
@@ -64,7 +65,7 @@ export class Mailer {
     } catch (err) {
       this.log.error({ err, to: mail.to }, 'mail delivery failed');
       // A code that failed to go out is void (its sender forgets it): so are its words.
-      await this.db.execute(sql`update mail_outbox set error = ${String((err as Error).message).slice(0, 500)}${secretUntil ? sql`, ${FORGET_WORDS}` : sql``} where id = ${row.id}`);
+      await this.db.execute(sql`update mail_outbox set error = ${withoutUrlSecrets(String((err as Error).message)).slice(0, 500)}${secretUntil ? sql`, ${FORGET_WORDS}` : sql``} where id = ${row.id}`);
       throw new AppError('MAIL_FAILED');
     }
   }

@@ -28,11 +28,12 @@ type RedisStoreClass = new (continueExceeding: boolean, exponentialBackoff: bool
 // its package's types.
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreClass;
 
-/** A URL as it may be logged: without its user and password. */
+/** A URL as it may be logged: without its user, password and query. */
 export const redactedUrl = (url: string) => {
   const u = new URL(url);
   u.username = '';
   u.password = '';
+  u.search = ''; // ioredis takes ?password= too
   return u.toString();
 };
 

@@ -12,6 +12,11 @@ import {
   loginBody,
   loginResult,
   loginTwoFactorBody,
+  loginPasskeyBody,
+  passkeyAddBody,
+  passkeyItem,
+  passkeyList,
+  passkeyRemoveBody,
   securityInfo,
   sessionList,
   sessionRevokeBody,
@@ -35,7 +40,8 @@ import { optionalAuth, requireAuth } from '../platform/auth';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
-import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from './two-factor';
+import { disableTwoFactor, enableTwoFactor, loginPasskeyOptions, setupTwoFactor } from './two-factor';
+import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from './passkeys';
 import { endOtherSessions, endSession, listSessions } from './sessions';
 import type { PlatformDeps } from '../platform/deps';
 
@@ -135,15 +141,82 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
     {
       schema: {
         tags: ['user'],
-        summary: 'The sign-in’s second step: the challenge from login and a TOTP or recovery code; returns the session',
+        summary: 'The sign-in’s second step: the challenge from login and a TOTP or recovery code, or a passkey assertion (options from login/2fa/passkey); returns the session',
         body: loginTwoFactorBody,
         response: { 200: envelopeOf(loginResult), ...errorResponses },
       },
       config: loginLimit,
     },
     async (req) => {
-      const result = await users.loginSecondStep(deps, req.body.challenge, req.body.code, req.ip, req.headers['user-agent']);
+      const result = await users.loginSecondStep(deps, req.body.challenge, { code: req.body.code, passkey: req.body.passkey }, req.ip, req.headers['user-agent']);
       return ok(req, { token: result.token, expiresAt: result.expiresAt.toISOString(), user: result.user });
+    },
+  );
+
+  r.post(
+    '/user/api/login/2fa/passkey',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The WebAuthn options (navigator.credentials.get) for signing the second step with a passkey',
+        body: loginPasskeyBody,
+        response: { 200: envelopeOf(z.looseObject({ challenge: z.string() })), ...errorResponses },
+      },
+      config: loginLimit,
+    },
+    async (req) => ok(req, { ...(await loginPasskeyOptions(deps, req.body.challenge)) }),
+  );
+
+  r.get(
+    '/user/api/passkeys',
+    {
+      schema: { tags: ['user'], summary: 'The passkeys registered as a second factor', security: bearerAuth, response: { 200: envelopeOf(passkeyList), ...errorResponses } },
+      preHandler: auth,
+    },
+    async (req) => ok(req, await listPasskeys(deps.db, req.auth!.user.id)),
+  );
+
+  r.post(
+    '/user/api/passkeys/options',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The WebAuthn options (navigator.credentials.create) for a new passkey; two-step must be on',
+        security: bearerAuth,
+        response: { 200: envelopeOf(z.looseObject({ challenge: z.string() })), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, { ...(await passkeyRegistrationOptions(deps, req.auth!)) }),
+  );
+
+  r.post(
+    '/user/api/passkeys/add',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Keep the passkey the browser made from passkeys/options (a name, its response, and a fresh twoFactorCode)',
+        security: bearerAuth,
+        body: passkeyAddBody,
+        response: { 200: envelopeOf(passkeyItem), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, await addPasskey(deps, req.auth!, req.body)),
+  );
+
+  r.post(
+    '/user/api/passkeys/remove',
+    {
+      schema: { tags: ['user'], summary: 'Remove a passkey (a fresh twoFactorCode)', security: bearerAuth, body: passkeyRemoveBody, response: { 200: empty, ...errorResponses } },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => {
+      await removePasskey(deps, req.auth!, req.body);
+      return ok(req, null);
     },
   );
 

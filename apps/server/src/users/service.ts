@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
 import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, rowsOf, sql, type SQL } from '@lq/db';
 import {
@@ -26,7 +26,7 @@ import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { hashPayPassword, verifyPayPassword } from './pay-password';
 import { noticeNewDevice, raiseSecurityNotice } from './security-notices';
-import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, untilText, type StepUpProof } from './two-factor';
+import { checkStepUp, completeLoginChallenge, openLoginChallenge, SECURITY_LOCK_UNTIL, twoFactorOn, untilText, type SecondStepProof, type StepUpProof } from './two-factor';
 
 // Algorithm.Argon2id (a const enum, which isolated modules cannot import).
 const ARGON: ArgonOptions = { algorithm: 2 };
@@ -36,8 +36,10 @@ export const hashSecret = (secret: string) => hash(secret, ARGON);
 let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => (dummyHash ??= hashSecret('not-a-real-password-0'));
 
-const codeDigest = (mail: string, type: string, code: string) =>
-  createHash('sha256').update(`${mail}\n${type}\n${code}`).digest('hex');
+// Keyed (HMAC with a key derived from the master key): six digits under a plain hash would fall to
+// anyone reading the table or a backup in milliseconds.
+const codeDigest = (key: Buffer, mail: string, type: string, code: string) =>
+  createHmac('sha256', key).update(`${mail}\n${type}\n${code}`).digest('hex');
 
 const USER_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const newUserCode = () =>
@@ -124,7 +126,7 @@ export async function sendVerificationCode(
       .values({
         mail,
         type,
-        codeHash: code ? codeDigest(mail, type, code) : null,
+        codeHash: code ? codeDigest(deps.codePepper, mail, type, code) : null,
         expiresAt,
       })
       .returning({ id: verificationCodes.id });
@@ -173,11 +175,12 @@ type CodeCheck =
   | { error: 'CODE_DAILY_LIMIT'; until: Date };
 
 async function checkCode(
-  db: Database,
+  deps: PlatformDeps,
   mail: string,
   type: CodeType,
   code: string,
 ): Promise<number> {
+  const { db } = deps;
   const failure = await db.transaction(async (tx): Promise<CodeCheck> => {
     const [row] = await tx
       .select()
@@ -203,7 +206,7 @@ async function checkCode(
     if (row.expiresAt.getTime() <= Date.now()) return { error: 'CODE_EXPIRED' as const };
     if (row.attempts >= CODE_MAX_ATTEMPTS) return { error: 'CODE_TOO_MANY_ATTEMPTS' as const };
     const expected = row.codeHash ? Buffer.from(row.codeHash, 'hex') : undefined;
-    const given = Buffer.from(codeDigest(mail, type, code), 'hex');
+    const given = Buffer.from(codeDigest(deps.codePepper, mail, type, code), 'hex');
     if (expected && timingSafeEqual(expected, given)) return { id: row.id };
     await tx
       .update(verificationCodes)
@@ -221,9 +224,9 @@ async function checkCode(
 }
 
 /** An e-mail code checked now (attempts counted) and used up when the answered function is called. */
-export async function checkMailCode(db: Database, mail: string, type: CodeType, code: string) {
-  const id = await checkCode(db, mail, type, code);
-  return (tx: Database = db) => consumeCode(tx, id);
+export async function checkMailCode(deps: PlatformDeps, mail: string, type: CodeType, code: string) {
+  const id = await checkCode(deps, mail, type, code);
+  return (tx: Database = deps.db) => consumeCode(tx, id);
 }
 
 /**
@@ -232,7 +235,7 @@ export async function checkMailCode(db: Database, mail: string, type: CodeType, 
  * that uses the proof up.
  */
 export const stepUp = (deps: PlatformDeps, user: AuthUser, proof: StepUpProof, mailCodeType: CodeType | null) =>
-  checkStepUp(deps, user, proof, mailCodeType, (mail, type, code) => checkMailCode(deps.db, mail, type, code));
+  checkStepUp(deps, user, proof, mailCodeType, (mail, type, code) => checkMailCode(deps, mail, type, code));
 
 async function consumeCode(tx: Database, id: number) {
   const done = await tx
@@ -269,7 +272,7 @@ export async function register(
     referrer = (await db.select().from(users).where(eq(users.userCode, invite)))[0];
     if (!referrer) throw new AppError('INVITE_CODE_NOT_FOUND', {}, 'inviteCode');
   }
-  const codeId = await checkCode(db, input.userMail, 'REGISTER', input.code);
+  const codeId = await checkCode(deps, input.userMail, 'REGISTER', input.code);
   const passwordHash = await hashSecret(input.password);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -340,43 +343,59 @@ export async function login(
       .from(loginAttempts)
       .where(and(...conditions, eq(loginAttempts.success, false), gt(loginAttempts.createdAt, from)))
       .then((r) => r[0]?.n ?? 0);
+  // Claimed first: this attempt is a failure row before anything is compared, and the counts below
+  // include it and every attempt in flight, so a burst sent at once gets no more tries than the
+  // same requests one after another. What turns out not to be a tried password is taken back.
+  const [claim] = await db.insert(loginAttempts).values({ mail, ip, success: false }).returning({ id: loginAttempts.id });
+  const takeBack = () => db.delete(loginAttempts).where(eq(loginAttempts.id, claim.id));
   // Locked per address AND IP: someone who knows an address cannot lock its owner out from
   // elsewhere. One IP trying many addresses is locked too (10× the budget).
   const counts = {
     byMailAndIp: await failures([eq(loginAttempts.mail, mail), eq(loginAttempts.ip, ip)], since),
     byIp: await failures([eq(loginAttempts.ip, ip)], windowStart),
   };
-  if (counts.byMailAndIp >= config.LOGIN_MAX_FAILURES || counts.byIp >= config.LOGIN_MAX_FAILURES * 10) {
+  if (counts.byMailAndIp > config.LOGIN_MAX_FAILURES || counts.byIp > config.LOGIN_MAX_FAILURES * 10) {
+    await takeBack();
     throw new AppError('LOGIN_LOCKED', { minutes: config.LOGIN_LOCK_MINUTES });
   }
   // The address guessed at from many IPs (a botnet stays under each IP's lock): the password is no
-  // longer enough, a LOGIN code from the owner's mailbox is needed as well. Nobody is locked out.
-  const guarded = (await failures([eq(loginAttempts.mail, mail)], new Date(Date.now() - LOGIN_GUARD_MINUTES * 60_000))) > LOGIN_GUARD_FAILURES;
+  // longer enough, a LOGIN code from the owner's mailbox is needed as well, and asked before the
+  // password is looked at, for any address: a guesser learns neither whether it has an account nor
+  // whether a password was right. Nobody is locked out.
+  const guarded = (await failures([eq(loginAttempts.mail, mail)], new Date(Date.now() - LOGIN_GUARD_MINUTES * 60_000))) > LOGIN_GUARD_FAILURES + 1;
+  let useCode: ((tx?: Database) => Promise<void>) | undefined;
+  if (guarded) {
+    try {
+      if (!code) throw new AppError('LOGIN_CODE_REQUIRED', {}, 'code');
+      useCode = await checkMailCode(deps, mail, 'LOGIN', code);
+    } catch (err) {
+      await takeBack(); // no password was tried
+      throw err;
+    }
+  }
   const user = await findUserByMail(db, mail);
   const good = await verify(user?.passwordHash ?? (await getDummyHash()), password).catch(
     () => false,
   );
   if (!user || !good) {
-    await db.insert(loginAttempts).values({ mail, ip, success: false });
     // The failure that pauses this address tells the owner (once per lock).
-    if (user && counts.byMailAndIp + 1 === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
+    if (user && counts.byMailAndIp === config.LOGIN_MAX_FAILURES) await mailLoginLocked(deps, user, ip);
     throw new AppError('LOGIN_FAILED');
   }
   // Said only after the right password: a stranger learns nothing about the account.
-  if (user.frozenAt) throw new AppError('USER_FROZEN');
-  let useCode: ((tx?: Database) => Promise<void>) | undefined;
-  if (guarded) {
-    if (!code) throw new AppError('LOGIN_CODE_REQUIRED', {}, 'code');
-    useCode = await checkMailCode(db, mail, 'LOGIN', code);
+  if (user.frozenAt) {
+    await takeBack();
+    throw new AppError('USER_FROZEN');
   }
   // A right password with two-step on is no success yet: it must not reset the lock-out count.
   if (twoFactorOn(user)) {
+    await takeBack();
     await useCode?.();
     return openLoginChallenge(db, user, ip, userAgent);
   }
   const session = await db.transaction(async (tx) => {
     await useCode?.(tx);
-    await tx.insert(loginAttempts).values({ mail, ip, success: true });
+    await tx.update(loginAttempts).set({ success: true }).where(eq(loginAttempts.id, claim.id));
     await noticeNewDevice(tx, user.id, ip, userAgent);
     return deps.sessions.issue(user.id, ip, userAgent, tx);
   });
@@ -404,8 +423,8 @@ export async function setAntiPhishingPhrase(deps: PlatformDeps, user: AuthUser, 
 }
 
 /** The sign-in's second step: the challenge `login` answered and a TOTP or recovery code. */
-export async function loginSecondStep(deps: PlatformDeps, challenge: string, code: string, ip: string, userAgent: string | undefined) {
-  const { user, session } = await completeLoginChallenge(deps, challenge, code, ip, async (tx, u) => {
+export async function loginSecondStep(deps: PlatformDeps, challenge: string, proof: SecondStepProof, ip: string, userAgent: string | undefined) {
+  const { user, session } = await completeLoginChallenge(deps, challenge, proof, ip, async (tx, u) => {
     await noticeNewDevice(tx, u.id, ip, userAgent);
     return { user: u, session: await deps.sessions.issue(u.id, ip, userAgent, tx) };
   });
@@ -436,7 +455,7 @@ export async function resetPassword(
   password: string,
 ) {
   const { db } = deps;
-  const codeId = await checkCode(db, mail, 'LOGIN_PWD_RESET', code);
+  const codeId = await checkCode(deps, mail, 'LOGIN_PWD_RESET', code);
   const passwordHash = await hashSecret(password);
   await db.transaction(async (tx) => {
     await consumeCode(tx, codeId);
@@ -486,7 +505,7 @@ export async function editPayPassword(
   const { db } = deps;
   // The e-mail code always; with two-step on, a fresh two-step code as well.
   await stepUp(deps, auth.user, { twoFactorCode }, null);
-  const codeId = await checkCode(db, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
+  const codeId = await checkCode(deps, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
   const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {
     await consumeCode(tx, codeId);

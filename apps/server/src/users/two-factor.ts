@@ -29,6 +29,7 @@ import { loginAttempts, rowsOf, sql, users, type Database, type UserRow } from '
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { raiseSecurityNotice } from './security-notices';
+import { acceptPasskey, passkeyLoginOptions } from './webauthn';
 import { asTotpCode, newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep, USER_TOTP } from '../platform/totp';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -184,6 +185,7 @@ export async function disableTwoFactor(deps: PlatformDeps, auth: AuthContext, co
   await db.transaction(async (tx) => {
     await tx.execute(sql`update users set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, two_factor_failures = 0, withdraw_locked_until = ${SECURITY_LOCK_UNTIL}, updated_at = now() where id = ${auth.user.id}`);
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${auth.user.id}`);
+    await tx.execute(sql`delete from user_passkeys where user_id = ${auth.user.id}`);
     await raiseSecurityNotice(tx, auth.user.id, 'security.twoFactorOff');
   });
   deps.sessions.forgetUser(auth.user.id);
@@ -205,6 +207,7 @@ export async function resetTwoFactorByOperator(db: Database, mail: string): Prom
     if (!row) return null;
     const id = Number(row.id);
     await tx.execute(sql`delete from user_recovery_codes where user_id = ${id}`);
+    await tx.execute(sql`delete from user_passkeys where user_id = ${id}`);
     await tx.execute(sql`update login_challenges set consumed_at = now() where user_id = ${id} and consumed_at is null`);
     await tx.execute(sql`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null`);
     await raiseSecurityNotice(tx, id, 'security.twoFactorOff');
@@ -226,7 +229,17 @@ export async function openLoginChallenge(db: Database, user: UserRow, ip: string
   await db.execute(sql`update login_challenges set consumed_at = now() where user_id = ${user.id} and consumed_at is null`);
   await db.execute(sql`insert into login_challenges (user_id, challenge_hash, ip, user_agent, expires_at)
     values (${user.id}, ${sha256(challenge)}, ${ip}, ${userAgent?.slice(0, 300) ?? null}, ${new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS).toISOString()}::timestamptz)`);
-  return { twoFactorRequired: true, challenge, methods: ['totp', 'recovery'] };
+  const passkeys = rowsOf(await db.execute(sql`select 1 from user_passkeys where user_id = ${user.id} limit 1`)).length > 0;
+  return { twoFactorRequired: true, challenge, methods: passkeys ? ['totp', 'recovery', 'passkey'] : ['totp', 'recovery'] };
+}
+
+/** login/2fa/passkey: the WebAuthn options of an open challenge. */
+export const loginPasskeyOptions = (deps: PlatformDeps, challenge: string) => passkeyLoginOptions(deps, sha256(challenge));
+
+/** What the second step is proved with: a TOTP or recovery code, or a passkey's assertion. */
+export interface SecondStepProof {
+  code?: string | undefined;
+  passkey?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -237,7 +250,7 @@ export async function openLoginChallenge(db: Database, user: UserRow, ip: string
 export async function completeLoginChallenge<T>(
   deps: PlatformDeps,
   challenge: string,
-  code: string,
+  proof: SecondStepProof,
   ip: string,
   issue: (tx: Database, user: UserRow) => Promise<T>,
 ): Promise<T> {
@@ -255,7 +268,11 @@ export async function completeLoginChallenge<T>(
   // The user's own budget as well, whatever the challenge and the address: new challenges from
   // many IPs share the TWO_FACTOR_MAX_FAILURES wrong codes, then the pause, with the step-up.
   const userClaim = await claimAttempt(db, user.id);
-  const how = userClaim.totpSecret ? await acceptCode(deps, user, userClaim.totpSecret, code, true) : null;
+  const how = !userClaim.totpSecret
+    ? null
+    : proof.passkey
+      ? (await acceptPasskey(deps, user.id, challengeId, proof.passkey)) ? ('passkey' as const) : null
+      : await acceptCode(deps, user, userClaim.totpSecret, proof.code ?? '', true);
   if (!how) {
     await db.insert(loginAttempts).values({ mail: user.mail, ip, success: false });
     if (claim.attempts >= LOGIN_CHALLENGE_MAX_ATTEMPTS) {
@@ -263,8 +280,8 @@ export async function completeLoginChallenge<T>(
       if (userClaim.failures < TWO_FACTOR_MAX_FAILURES) throw new AppError('TWO_FACTOR_CHALLENGE_EXPIRED', {}, 'challenge');
     }
     if (userClaim.failures < TWO_FACTOR_MAX_FAILURES)
-      throw new AppError('TWO_FACTOR_CODE_WRONG', { left: Math.min(LOGIN_CHALLENGE_MAX_ATTEMPTS - claim.attempts, TWO_FACTOR_MAX_FAILURES - userClaim.failures) }, 'code');
-    return refused(db, user.id, userClaim, 'code');
+      throw new AppError(proof.passkey ? 'PASSKEY_REFUSED' : 'TWO_FACTOR_CODE_WRONG', { left: Math.min(LOGIN_CHALLENGE_MAX_ATTEMPTS - claim.attempts, TWO_FACTOR_MAX_FAILURES - userClaim.failures) }, proof.passkey ? 'passkey' : 'code');
+    return refused(db, user.id, userClaim, proof.passkey ? 'passkey' : 'code');
   }
   await proved(db, user.id);
   return db.transaction(async (tx) => {
