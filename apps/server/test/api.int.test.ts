@@ -163,7 +163,7 @@ describe('conventions', () => {
       lang: 'en_US',
     });
     expect(badEnum.json().msg).toBe(
-      'Code purpose must be one of: REGISTER, LOGIN_PWD_RESET, MAIL_PAID_PWD_RESET, WITHDRAW_ADDRESS, API_KEY, SECURITY',
+      'Code purpose must be one of: REGISTER, LOGIN, LOGIN_PWD_RESET, MAIL_PAID_PWD_RESET, WITHDRAW_ADDRESS, API_KEY, SECURITY',
     );
   });
 
