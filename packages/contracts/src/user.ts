@@ -53,11 +53,26 @@ export const twoFactorCode = z
   .max(TWO_FACTOR_CODE_MAX, { error: 'errors.TWO_FACTOR_CODE_WRONG' });
 
 /**
+ * A WebAuthn credential's answer as @simplewebauthn/browser gives it (registration or assertion):
+ * checked in depth by @simplewebauthn/server; here only its shape and size.
+ */
+const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, { error: 'validation.invalid' });
+export const webauthnResponse = z.looseObject({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: b64url }),
+  clientExtensionResults: z.looseObject({}).default({}),
+});
+
+/**
  * What an action that moves money or keys carries to prove it is the owner asking: with two-step
- * on, `twoFactorCode`; without it, the e-mail `code` of the action's type (verify-code/send).
+ * on, `twoFactorCode` or `passkey` (an assertion of the options from `user/api/2fa/passkey`);
+ * without it, the e-mail `code` of the action's type (verify-code/send).
  */
 export const stepUpFields = {
   twoFactorCode: twoFactorCode.optional(),
+  passkey: webauthnResponse.optional(),
   code: verifyCode.optional(),
 };
 
@@ -152,8 +167,9 @@ export const paidPwdEditBody = z
     code: verifyCode,
     paidPwd: payPwd,
     paidPwdAgain: z.string().max(32),
-    /** Two-step on: a fresh two-step code as well as the e-mail code. */
+    /** Two-step on: a fresh two-step code (or a passkey) as well as the e-mail code. */
     twoFactorCode: twoFactorCode.optional(),
+    passkey: webauthnResponse.optional(),
   })
   .refine((b) => b.paidPwd === b.paidPwdAgain, {
     error: 'errors.PAY_PWD_DIFFER',
@@ -194,19 +210,6 @@ export const twoFactorChallenge = z.object({
 });
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
 
-/**
- * A WebAuthn credential's answer as @simplewebauthn/browser gives it (registration or assertion):
- * checked in depth by @simplewebauthn/server; here only its shape and size.
- */
-const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, { error: 'validation.invalid' });
-export const webauthnResponse = z.looseObject({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal('public-key'),
-  response: z.looseObject({ clientDataJSON: b64url }),
-  clientExtensionResults: z.looseObject({}).default({}),
-});
-
 export const loginTwoFactorBody = z
   .strictObject({
     challenge: z.string().trim().min(20).max(100),
@@ -232,8 +235,9 @@ export const passkeyAddBody = z.strictObject({
   name: z.string().trim().min(1).max(PASSKEY_NAME_MAX).regex(/^[^\p{Cc}]*$/u, { error: 'validation.invalid' }),
   response: webauthnResponse,
   twoFactorCode: twoFactorCode.optional(),
+  passkey: webauthnResponse.optional(),
 });
-export const passkeyRemoveBody = z.strictObject({ id: z.number().int().positive(), twoFactorCode: twoFactorCode.optional() });
+export const passkeyRemoveBody = z.strictObject({ id: z.number().int().positive(), twoFactorCode: twoFactorCode.optional(), passkey: webauthnResponse.optional() });
 
 // ---- responses (the `data` of the envelope) ----
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEPOSIT_NETWORKS } from './deposit';
 import { idempotencyKey, moneyAmount } from './wallet';
-import { stepUpFields, twoFactorCode } from './user';
+import { stepUpFields, twoFactorCode, webauthnResponse } from './user';
 import { USER_LEVELS, type UserLevel } from './constants';
 
 export const WITHDRAW_STATES = ['pendingReview', 'processing', 'completed', 'rejected', 'failed', 'cancelled'] as const;
@@ -15,8 +15,9 @@ export const withdrawCreateBody = z.strictObject({
   address: z.string().trim().min(1).max(100),
   amount: moneyAmount,
   paidPwd: z.string().min(1).max(64),
-  /** Two-step on: a fresh code from the authenticator app (or a recovery code). */
+  /** Two-step on: a fresh code from the authenticator app (or a recovery code), or a passkey. */
   twoFactorCode: twoFactorCode.optional(),
+  passkey: webauthnResponse.optional(),
   idempotencyKey,
 });
 export type WithdrawCreateBody = z.infer<typeof withdrawCreateBody>;

@@ -71,6 +71,9 @@ export const users = pgTable(
     /** The open passkey registration's WebAuthn challenge (passkeys/options), until when. */
     passkeyChallenge: text('passkey_challenge'),
     passkeyChallengeUntil: timestamp('passkey_challenge_until', { withTimezone: true }),
+    /** A passkey step-up's challenge (user/api/2fa/passkey), used once. */
+    stepUpChallenge: text('step_up_challenge'),
+    stepUpChallengeUntil: timestamp('step_up_challenge_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -15,6 +15,7 @@ import type { AuthContext } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { raiseSecurityNotice } from './security-notices';
 import { stepUp } from './service';
+import type { StepUpProof } from './two-factor';
 import { partyOf, rowsOfUser, transportsOf } from './webauthn';
 
 const CEREMONY_MS = 5 * 60_000;
@@ -27,9 +28,6 @@ export async function listPasskeys(db: Database, userId: number): Promise<Passke
     lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
   }));
 }
-
-export const hasPasskeys = async (db: Database, userId: number) =>
-  rowsOf(await db.execute(sql`select 1 from user_passkeys where user_id = ${userId} limit 1`)).length > 0;
 
 /** Options for navigator.credentials.create; two-step must be on. The challenge waits on the user row. */
 export async function passkeyRegistrationOptions(deps: PlatformDeps, auth: AuthContext) {
@@ -52,9 +50,9 @@ export async function passkeyRegistrationOptions(deps: PlatformDeps, auth: AuthC
 }
 
 /** Verifies and keeps the passkey the browser made; the step-up is a fresh two-step code. */
-export async function addPasskey(deps: PlatformDeps, auth: AuthContext, body: { name: string; response: Record<string, unknown>; twoFactorCode?: string }): Promise<PasskeyItem> {
+export async function addPasskey(deps: PlatformDeps, auth: AuthContext, body: { name: string; response: Record<string, unknown> } & StepUpProof): Promise<PasskeyItem> {
   const { rpID, origins } = partyOf(deps.config);
-  await stepUp(deps, auth.user, { twoFactorCode: body.twoFactorCode }, null);
+  await stepUp(deps, auth.user, { twoFactorCode: body.twoFactorCode, passkey: body.passkey }, null);
   const [taken] = rowsOf<{ challenge: string }>(
     await deps.db.execute(sql`update users u set passkey_challenge = null, passkey_challenge_until = null
       from (select passkey_challenge as challenge from users where id = ${auth.user.id} and passkey_challenge_until > now() for update) open
@@ -83,9 +81,9 @@ export async function addPasskey(deps: PlatformDeps, auth: AuthContext, body: { 
   });
 }
 
-export async function removePasskey(deps: PlatformDeps, auth: AuthContext, body: { id: number; twoFactorCode?: string }): Promise<void> {
+export async function removePasskey(deps: PlatformDeps, auth: AuthContext, body: { id: number } & StepUpProof): Promise<void> {
   const [own] = rowsOf(await deps.db.execute(sql`select 1 from user_passkeys where id = ${body.id} and user_id = ${auth.user.id}`));
   if (!own) throw new AppError('NOT_FOUND', {}, 'id');
-  await stepUp(deps, auth.user, { twoFactorCode: body.twoFactorCode }, null);
+  await stepUp(deps, auth.user, { twoFactorCode: body.twoFactorCode, passkey: body.passkey }, null);
   await deps.db.execute(sql`delete from user_passkeys where id = ${body.id} and user_id = ${auth.user.id}`);
 }

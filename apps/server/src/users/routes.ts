@@ -42,6 +42,7 @@ import { perUserLimit, perIpLimit } from '../platform/limits';
 import * as users from './service';
 import { disableTwoFactor, enableTwoFactor, loginPasskeyOptions, setupTwoFactor } from './two-factor';
 import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from './passkeys';
+import { passkeyStepUpOptions } from './webauthn';
 import { endOtherSessions, endSession, listSessions } from './sessions';
 import type { PlatformDeps } from '../platform/deps';
 
@@ -165,6 +166,21 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       config: loginLimit,
     },
     async (req) => ok(req, { ...(await loginPasskeyOptions(deps, req.body.challenge)) }),
+  );
+
+  r.post(
+    '/user/api/2fa/passkey',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The WebAuthn options (navigator.credentials.get) for proving an action on money or keys with a passkey: the assertion goes in its body as `passkey`, instead of twoFactorCode',
+        security: bearerAuth,
+        response: { 200: envelopeOf(z.looseObject({ challenge: z.string() })), ...errorResponses },
+      },
+      config: userLimit,
+      preHandler: auth,
+    },
+    async (req) => ok(req, { ...(await passkeyStepUpOptions(deps, req.auth!.user.id)) }),
   );
 
   r.get(
@@ -501,7 +517,7 @@ export function userRoutes(app: FastifyInstance, deps: PlatformDeps) {
       preHandler: auth,
     },
     async (req) => {
-      await users.editPayPassword(deps, req.auth!, req.body.code, req.body.paidPwd, req.body.twoFactorCode);
+      await users.editPayPassword(deps, req.auth!, req.body.code, req.body.paidPwd, { twoFactorCode: req.body.twoFactorCode, passkey: req.body.passkey });
       return ok(req, null);
     },
   );

@@ -500,11 +500,11 @@ export async function editPayPassword(
   auth: AuthContext,
   code: string,
   paidPwd: string,
-  twoFactorCode: string | undefined,
+  proof: Pick<StepUpProof, 'twoFactorCode' | 'passkey'>,
 ) {
   const { db } = deps;
-  // The e-mail code always; with two-step on, a fresh two-step code as well.
-  await stepUp(deps, auth.user, { twoFactorCode }, null);
+  // The e-mail code always; with two-step on, a fresh two-step code (or a passkey) as well.
+  await stepUp(deps, auth.user, proof, null);
   const codeId = await checkCode(deps, auth.user.mail, 'MAIL_PAID_PWD_RESET', code);
   const payPwdHash = await hashPayPassword(paidPwd, deps.payPepper);
   await db.transaction(async (tx) => {

@@ -29,7 +29,7 @@ import { loginAttempts, rowsOf, sql, users, type Database, type UserRow } from '
 import type { AuthContext, AuthUser } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
 import { raiseSecurityNotice } from './security-notices';
-import { acceptPasskey, passkeyLoginOptions } from './webauthn';
+import { acceptPasskey, acceptStepUpPasskey, passkeyLoginOptions } from './webauthn';
 import { asTotpCode, newRecoveryCodes, newTotp, openSecret, recoveryHash, sealSecret, totpStep, USER_TOTP } from '../platform/totp';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -111,7 +111,7 @@ async function refused(db: Database, userId: number, claimed: Claimed, field: st
     await db.execute(sql`update users set two_factor_failures = 0, two_factor_locked_until = ${until.toISOString()}::timestamptz where id = ${userId}`);
     throw new AppError('TWO_FACTOR_LOCKED', { until: untilText(until) }, field);
   }
-  throw new AppError('TWO_FACTOR_CODE_WRONG', { left: TWO_FACTOR_MAX_FAILURES - claimed.failures }, field);
+  throw new AppError(field === 'passkey' ? 'PASSKEY_REFUSED' : 'TWO_FACTOR_CODE_WRONG', { left: TWO_FACTOR_MAX_FAILURES - claimed.failures }, field);
 }
 
 // ---------------------------------------------------------------- enrolment
@@ -296,6 +296,8 @@ export async function completeLoginChallenge<T>(
 
 export interface StepUpProof {
   twoFactorCode?: string | undefined;
+  /** Two-step on, instead of a code: an assertion of the options from `user/api/2fa/passkey`. */
+  passkey?: Record<string, unknown> | undefined;
   code?: string | undefined;
 }
 
@@ -304,7 +306,7 @@ export type MailCodeCheck = (mail: string, type: CodeType, code: string) => Prom
 
 /**
  * What an action that moves money or keys asks before it acts. With two-step on: `twoFactorCode`
- * (a TOTP code, used up here, or a recovery code). Without it: the e-mail `code` of `mailCodeType`
+ * (a TOTP code, used up here, or a recovery code) or `passkey` (its challenge used up here). Without it: the e-mail `code` of `mailCodeType`
  * (none asked when null), checked here and used up by the answered function, which the caller calls
  * once the action is sure to go ahead (so a refusal by an exchange does not cost the user a new mail).
  */
@@ -319,11 +321,13 @@ export async function checkStepUp(
   // Read from the row, not the session cache: two-step turned on a moment ago counts at once.
   const [fresh] = rowsOf<{ on: boolean }>(await deps.db.execute(sql`select totp_secret is not null as on from users where id = ${user.id}`));
   if (fresh?.on ?? twoFactorOn(user)) {
-    if (!proof.twoFactorCode) throw new AppError('TWO_FACTOR_CODE_REQUIRED', {}, 'twoFactorCode');
+    const { twoFactorCode, passkey } = proof;
+    if (!twoFactorCode && !passkey) throw new AppError('TWO_FACTOR_CODE_REQUIRED', {}, 'twoFactorCode');
     const claimed = await claimAttempt(deps.db, user.id);
     // Turned off meanwhile (another session): nothing to prove with two-step any more.
-    if (claimed.totpSecret && !(await acceptCode(deps, user, claimed.totpSecret, proof.twoFactorCode, true))) {
-      return refused(deps.db, user.id, claimed, 'twoFactorCode');
+    if (claimed.totpSecret) {
+      const good = twoFactorCode ? await acceptCode(deps, user, claimed.totpSecret, twoFactorCode, true) : await acceptStepUpPasskey(deps, user.id, passkey!);
+      if (!good) return refused(deps.db, user.id, claimed, twoFactorCode ? 'twoFactorCode' : 'passkey');
     }
     await proved(deps.db, user.id);
     if (claimed.totpSecret) return none;

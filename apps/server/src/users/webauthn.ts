@@ -58,13 +58,38 @@ export async function passkeyLoginOptions(deps: PlatformDeps, challengeHash: str
  * by one of the user's passkeys; its counter and last use are written.
  */
 export async function acceptPasskey(deps: PlatformDeps, userId: number, challengeId: number, response: Record<string, unknown>): Promise<boolean> {
-  const party = passkeyParty(deps.config);
-  if (!party) return false;
   const [taken] = rowsOf<{ challenge: string | null }>(
     await deps.db.execute(sql`update login_challenges l set webauthn_challenge = null from (select webauthn_challenge as challenge from login_challenges where id = ${challengeId} for update) open
       where l.id = ${challengeId} returning open.challenge`),
   );
-  if (!taken?.challenge) return false;
+  return verifyAssertion(deps, userId, taken?.challenge, response);
+}
+
+/** Options for navigator.credentials.get as the step-up of an action; the challenge waits on the user row. */
+export async function passkeyStepUpOptions(deps: PlatformDeps, userId: number) {
+  const { rpID } = partyOf(deps.config);
+  const keys = await rowsOfUser(deps.db, userId);
+  if (keys.length === 0) throw new AppError('PASSKEY_REFUSED', {}, 'passkey');
+  const options = await generateAuthenticationOptions({ rpID, allowCredentials: keys.map((k) => ({ id: k.credential_id, transports: transportsOf(k) })), userVerification: 'preferred' });
+  await deps.db.execute(sql`update users set step_up_challenge = ${options.challenge}, step_up_challenge_until = ${new Date(Date.now() + STEP_UP_CEREMONY_MS).toISOString()}::timestamptz where id = ${userId}`);
+  return options;
+}
+
+/** Whether `response` answers the user's open step-up challenge (taken off the row by the same UPDATE that reads it). */
+export async function acceptStepUpPasskey(deps: PlatformDeps, userId: number, response: Record<string, unknown>): Promise<boolean> {
+  const [taken] = rowsOf<{ challenge: string | null }>(
+    await deps.db.execute(sql`update users u set step_up_challenge = null, step_up_challenge_until = null
+      from (select step_up_challenge as challenge from users where id = ${userId} and step_up_challenge_until > now() for update) open
+      where u.id = ${userId} returning open.challenge`),
+  );
+  return verifyAssertion(deps, userId, taken?.challenge, response);
+}
+
+const STEP_UP_CEREMONY_MS = 5 * 60_000;
+
+async function verifyAssertion(deps: PlatformDeps, userId: number, challenge: string | null | undefined, response: Record<string, unknown>): Promise<boolean> {
+  const party = passkeyParty(deps.config);
+  if (!party || !challenge) return false;
   const assertion = response as unknown as AuthenticationResponseJSON;
   const [key] = (await rowsOfUser(deps.db, userId)).filter((k) => k.credential_id === assertion.id);
   if (!key) return false;
@@ -72,7 +97,7 @@ export async function acceptPasskey(deps: PlatformDeps, userId: number, challeng
   try {
     result = await verifyAuthenticationResponse({
       response: assertion,
-      expectedChallenge: taken.challenge,
+      expectedChallenge: challenge,
       expectedOrigin: party.origins,
       expectedRPID: party.rpID,
       credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: Number(key.counter), transports: transportsOf(key) },
@@ -89,4 +114,3 @@ export async function acceptPasskey(deps: PlatformDeps, userId: number, challeng
   );
   return moved.length === 1;
 }
-

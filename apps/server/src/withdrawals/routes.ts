@@ -33,7 +33,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: PlatformDeps, guard: 
     },
     async (req) => {
       const { user } = req.auth!;
-      const proveOwner = () => stepUp(deps, user, { twoFactorCode: req.body.twoFactorCode }, null);
+      const proveOwner = () => stepUp(deps, user, { twoFactorCode: req.body.twoFactorCode, passkey: req.body.passkey }, null);
       return ok(req, await createWithdrawal(deps.db, user.id, req.body, guard, deps.payPepper, proveOwner));
     },
   );

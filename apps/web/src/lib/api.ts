@@ -15,6 +15,10 @@ export class ApiError extends Error {
   }
 }
 
+/** The request field a refused request named (the envelope's `data.field`), if any. */
+export const errorField = (e: unknown): string | undefined =>
+  e instanceof ApiError ? ((e.data as { field?: string } | null)?.field ?? undefined) : undefined;
+
 /** A request that never got an envelope back: offline, refused, or timed out. */
 export class TransportError extends Error {
   readonly timeout: boolean;

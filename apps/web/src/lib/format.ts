@@ -126,6 +126,10 @@ export function formatPrice(value: unknown, decimals: number, step?: number): st
  */
 export const localeTag = (locale: string): string => `${locale === 'in_ID' ? 'id-ID' : locale}-u-ca-gregory`;
 
+/** A moment as the locale writes a date and time (medium date, short time, Gregorian): "Dec 3, 2026, 8:14 AM". */
+export const formatDateTime = (at: string | number | Date, locale: string): string =>
+  new Intl.DateTimeFormat(localeTag(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+
 /**
  * A duration in the locale's own words and units (days from 1 d, hours from 1 h, else minutes):
  * "17.5 days" / "17.5天" / "17,5 ngày", never a hard-coded "d" or "min".

@@ -1,6 +1,6 @@
 // The Security page under Mine (issue 52 item 10): the security lock's state, two-step verification
 // (a QR code to scan, the ten recovery codes shown once, turning it off), the signed-in devices with
-// "end", the withdrawal address book (the wallet feature's, composed by app/) and the
+// "end", the passkeys, the withdrawal address book (the wallet feature's, composed by app/) and the
 // anti-phishing phrase. Actions that change protections ask for the step-up: the two-step code, or
 // a SECURITY e-mail code when two-step is off.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -21,26 +21,20 @@ import {
   StepUpField,
   useTwoFactorOn,
 } from '../../components/StepUpField';
+import { StepUpSheet } from '../../components/StepUpSheet';
 import { TextField } from '../../components/TextField';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { useNow } from '../../lib/clock';
 import { api } from '../../lib/session';
 import { appStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
 import { GuestPrompt } from './GuestPrompt';
+import { Passkeys } from './Passkeys';
 import { useUserInfo } from './useUserInfo';
+import { formatDateTime } from '../../lib/format';
 
 const SECURITY_KEY = ['user', 'security'] as const;
 const SESSIONS_KEY = ['user', 'sessions'] as const;
-
-const when = (iso: string, language: string) =>
-  new Intl.DateTimeFormat(language.replace('_', '-'), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
-/** The server's `field` of a refused request, if it named one. */
-const fieldOf = (e: unknown) =>
-  e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
 
 /** A browser and system in a few words, from a User-Agent. */
 export function deviceName(userAgent: string | null): string {
@@ -75,13 +69,7 @@ function setTwoFactorInStore(on: boolean) {
   if (user) appStore.getState().setUser({ ...user, twoFactorEnabled: on });
 }
 
-export default function SecurityPage({
-  addressBook,
-  passkeys,
-}: {
-  addressBook?: ReactNode;
-  passkeys?: ReactNode;
-}) {
+export default function SecurityPage({ addressBook }: { addressBook?: ReactNode }) {
   const { t } = useTranslation();
   const { user } = useUserInfo();
   const security = useQuery({
@@ -104,7 +92,8 @@ export default function SecurityPage({
       ) : (
         <div className="card" style={{ height: 96 }} aria-busy="true" />
       )}
-      {passkeys}
+      <h2 className="section-title">{t('security.passkeysTitle')}</h2>
+      {info ? <Passkeys twoFactorOn={info.twoFactorEnabled} /> : null}
       <h2 className="section-title">{t('security.sessionsTitle')}</h2>
       <Sessions />
       {addressBook ? (
@@ -135,7 +124,7 @@ function LockState({ info }: { info: SecurityInfo | undefined }) {
       <strong>{t('security.lockTitle')}</strong>
       <p className="field-hint" style={{ margin: '6px 0 0' }}>
         {locked
-          ? t('security.lockOn', { at: when(info.withdrawLockedUntil!, i18n.language) })
+          ? t('security.lockOn', { at: formatDateTime(info.withdrawLockedUntil!, i18n.language) })
           : t('security.lockOff')}
       </p>
     </section>
@@ -226,7 +215,7 @@ function EnrolSheet({ onClose }: { onClose: () => void }) {
       void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
       void queryClient.invalidateQueries({ queryKey: ['user-info'] });
     } catch (e) {
-      const field = fieldOf(e);
+      const field = errorField(e);
       if (e instanceof ApiError && field === 'password') setErrors({ password: e.message });
       else if (e instanceof ApiError && (field === 'code' || !field))
         setErrors({ code: e.message });
@@ -364,7 +353,7 @@ function DisableSheet({ onClose }: { onClose: () => void }) {
       showToast(t('security.disabled'), 'success');
       onClose();
     } catch (e) {
-      const field = fieldOf(e);
+      const field = errorField(e);
       if (e instanceof ApiError && field === 'password') setErrors({ password: e.message });
       else if (e instanceof ApiError) setErrors({ code: e.message });
       else showToast((e as Error).message, 'error');
@@ -450,7 +439,8 @@ function Sessions() {
                 {deviceName(s.userAgent)}
               </strong>
               <small className="field-hint" style={{ margin: 0 }}>
-                {s.ip ?? '—'} · {t('security.lastSeen', { at: when(s.lastSeenAt, i18n.language) })}
+                {s.ip ?? '—'} ·{' '}
+                {t('security.lastSeen', { at: formatDateTime(s.lastSeenAt, i18n.language) })}
               </small>
             </span>
             {s.current ? (
@@ -497,76 +487,37 @@ function Sessions() {
 function EndSheet({ target, onClose }: { target: SessionInfo | 'others'; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const twoFactorOn = useTwoFactorOn();
-  const [proof, setProof] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    if (!proof.trim()) {
-      setError(t('security.proofRequired'));
-      return;
-    }
-    setBusy(true);
-    try {
-      if (target === 'others') {
-        const { ended } = await api.post<{ ended: number }>(
-          'user/api/sessions/revoke-others',
-          stepUpBody(twoFactorOn, proof),
-          { silent: true },
-        );
-        showToast(t('security.endedMany', { count: ended }), 'success');
-      } else {
-        await api.post(
-          'user/api/sessions/revoke',
-          { id: target.id, ...stepUpBody(twoFactorOn, proof) },
-          { silent: true },
-        );
-        showToast(t('security.ended'), 'success');
-      }
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
-      onClose();
-    } catch (e) {
-      if (e instanceof ApiError && isStepUpField(fieldOf(e))) setError(e.message);
-      else {
-        showToast((e as Error).message, 'error');
-        void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Sheet
+    <StepUpSheet
       title={target === 'others' ? t('security.endOthers') : t('security.endTitle')}
+      hint={
+        target === 'others'
+          ? t('security.endOthersHint')
+          : t('security.endHint', { device: deviceName(target.userAgent), ip: target.ip ?? '—' })
+      }
+      codeType="SECURITY"
+      submitLabel={t('security.end')}
+      proofRequired={t('security.proofRequired')}
+      danger
+      testId="security-end"
       onClose={onClose}
-      testId="security-end-sheet"
-    >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <p className="field-hint">
-          {target === 'others'
-            ? t('security.endOthersHint')
-            : t('security.endHint', { device: deviceName(target.userAgent), ip: target.ip ?? '—' })}
-        </p>
-        <StepUpField
-          codeType="SECURITY"
-          testId="security-end-proof"
-          name="endProof"
-          value={proof}
-          onChange={(e) => setProof(e.target.value)}
-          error={error}
-        />
-        <Button type="submit" block variant="danger" busy={busy} data-testid="security-end-submit">
-          {t('security.end')}
-        </Button>
-      </form>
-    </Sheet>
+      onConfirm={async (proof) => {
+        if (target === 'others') {
+          const { ended } = await api.post<{ ended: number }>(
+            'user/api/sessions/revoke-others',
+            proof,
+            { silent: true },
+          );
+          showToast(t('security.endedMany', { count: ended }), 'success');
+        } else {
+          await api.post('user/api/sessions/revoke', { id: target.id, ...proof }, { silent: true });
+          showToast(t('security.ended'), 'success');
+        }
+        await queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+        onClose();
+      }}
+      onRefused={() => void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY })}
+    />
   );
 }
 
@@ -597,7 +548,7 @@ function AntiPhishing({ phrase }: { phrase: string | null }) {
       showToast(t('security.phraseSaved'), 'success');
       await queryClient.invalidateQueries({ queryKey: SECURITY_KEY });
     } catch (e) {
-      const field = fieldOf(e);
+      const field = errorField(e);
       if (e instanceof ApiError && field === 'phrase') setErrors({ phrase: e.message });
       else if (e instanceof ApiError && isStepUpField(field)) setErrors({ proof: e.message });
       else showToast((e as Error).message, 'error');

@@ -15,7 +15,7 @@ import { ACCOUNT_LEVERAGE_DEFAULT, ACCOUNT_LEVERAGE_MAX, accountName, accountRem
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
 import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { addPath, bindCrypto, bindMt5, EXCHANGES, forgetPublicKey, invalidateAccounts, isExchange, listPath, marketOf } from './api';
 import { TokenPanel, Warnings } from './ui';
 import './apikey.css';
@@ -75,7 +75,7 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
       // the server's message is already shown; point at the field it names
       if (e instanceof ApiError) {
         if (e.code === 'A0336') forgetPublicKey();
-        const named = (e.data as { field?: string } | null)?.field;
+        const named = errorField(e);
         const field = isStepUpField(named) ? 'proof' : named;
         if (field && field in schema.shape) setError(field as keyof FormValues, { type: 'server', message: e.message }, { shouldFocus: true });
       }

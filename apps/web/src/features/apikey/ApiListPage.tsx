@@ -15,9 +15,11 @@ import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
 import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { StepUpSheet } from '../../components/StepUpSheet';
 import { ErrorView, Spinner } from '../../components/Views';
 import { useAppStore } from '../../lib/store';
-import { ApiError } from '../../lib/api';
+import type { ApiError} from '../../lib/api';
+import { errorField } from '../../lib/api';
 import { showToast } from '../../lib/toast';
 import { BIND_MARKET_PATH, editAccount, invalidateAccounts, isMarket, listPath, MARKETS, marketOfDataSource, recheckAccount, releaseAccount, rotateToken, unbindAccount, useAccounts } from './api';
 import { BridgeTag, TokenPanel, Warnings } from './ui';
@@ -248,7 +250,7 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
       onClose();
     } catch (e) {
       // the message is shown as a toast; the field it names is marked too
-      const named = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const named = errorField(e);
       const field = isStepUpField(named) ? 'proof' : named;
       if (field && field in schema.shape) setError(field as keyof Values, { type: 'server', message: (e as ApiError).message }, { shouldFocus: true });
     } finally {
@@ -279,37 +281,19 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
 /** A new bridge token (MT5): the step-up first, then the token shown once. */
 function RotateSheet({ account, onClose, onRotated }: { account: AccountItem; onClose: () => void; onRotated: (token: string) => void }) {
   const { t } = useTranslation('apikey');
-  const twoFactorOn = useTwoFactorOn();
-  const [proof, setProof] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    if (!proof.trim()) return setError(t('form.error.proof'));
-    setBusy(true);
-    try {
-      const r = await rotateToken(account.id, stepUpBody(twoFactorOn, proof));
-      if (r.bridgeToken) onRotated(r.bridgeToken);
-    } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
-      if (e instanceof ApiError && isStepUpField(field)) setError(e.message);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Sheet title={t('list.rotate')} onClose={onClose} testId="rotate-sheet">
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <p>{t('list.rotateConfirm', { name: account.accountName })}</p>
-        <StepUpField codeType="API_KEY" testId="rotate-proof" name="rotateProof" value={proof} onChange={(e) => setProof(e.target.value)} error={error} />
-        <Button type="submit" block busy={busy} data-testid="rotate-submit">{t('list.rotate')}</Button>
-      </form>
-    </Sheet>
+    <StepUpSheet
+      title={t('list.rotate')}
+      hint={t('list.rotateConfirm', { name: account.accountName })}
+      codeType="API_KEY"
+      submitLabel={t('list.rotate')}
+      proofRequired={t('form.error.proof')}
+      testId="rotate"
+      onClose={onClose}
+      onConfirm={async (proof) => {
+        const r = await rotateToken(account.id, proof, { silent: true });
+        if (r.bridgeToken) onRotated(r.bridgeToken);
+      }}
+    />
   );
 }

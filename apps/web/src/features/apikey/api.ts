@@ -10,6 +10,7 @@ import type {
   AccountOverview,
   AccountPublicKey,
 } from '@lq/contracts';
+import type { RequestOptions } from '../../lib/api';
 import { api } from '../../lib/session';
 
 export const PATHS = {
@@ -158,4 +159,4 @@ export const unbindAccount = (id: number) => api.request<null>('DELETE', PATHS.u
 export const recheckAccount = (id: number) => api.post<AccountItem>(PATHS.check, { id });
 /** Unfreezes an account its seat expiry froze, once a seat of its market is free (bought). */
 export const releaseAccount = (id: number) => api.post<AccountItem>(PATHS.release, { id });
-export const rotateToken = (id: number, proof: BindProof) => api.post<AccountBindResult>(PATHS.rotate, { id, ...proof });
+export const rotateToken = (id: number, proof: BindProof, options?: RequestOptions) => api.post<AccountBindResult>(PATHS.rotate, { id, ...proof }, options);

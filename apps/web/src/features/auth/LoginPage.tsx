@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { mailFrom } from './carriedMail';
 import { lazy, Suspense, useState } from 'react';
-import type { LoginAnswer, LoginResult } from '@lq/contracts';
+import type { LoginAnswer, LoginResult, TwoFactorMethod } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { ApiError } from '../../lib/api';
@@ -25,7 +25,7 @@ export default function LoginPage() {
   const location = useLocation();
   const [busy, setBusy] = useState(false);
   // The second step's challenge, while it is asked for.
-  const [challenge, setChallenge] = useState<string>();
+  const [challenge, setChallenge] = useState<{ challenge: string; methods: TwoFactorMethod[] }>();
   // The address typed before the second step, for the form it may come back to.
   const [mailBefore, setMailBefore] = useState<string>();
   const [needCode, setNeedCode] = useState(false);
@@ -39,7 +39,7 @@ export default function LoginPage() {
       const answer = await api.post<LoginAnswer>('user/api/login', { userMail: values.userMail.trim(), password: values.password, ...(code ? { code } : {}) });
       if ('twoFactorRequired' in answer) {
         setMailBefore(values.userMail.trim());
-        setChallenge(answer.challenge);
+        setChallenge({ challenge: answer.challenge, methods: answer.methods });
       } else signedIn(answer);
     } catch (error) {
       // The client already showed the server's message; a guarded address shows the code field.
@@ -61,7 +61,7 @@ export default function LoginPage() {
       <div className="auth-page">
         <h2>{t('auth.twoFactorTitle')}</h2>
         <Suspense fallback={<div className="center-view" style={{ minHeight: 120 }}><div className="spinner" role="status" aria-label={t('common.loading')} /></div>}>
-          <LoginSecondStep challenge={challenge} onSignedIn={signedIn} onRestart={() => setChallenge(undefined)} />
+          <LoginSecondStep challenge={challenge.challenge} methods={challenge.methods} onSignedIn={signedIn} onRestart={() => setChallenge(undefined)} />
         </Suspense>
       </div>
     );

@@ -7,7 +7,8 @@ import { SendCodeButton } from '../../components/SendCodeButton';
 import { TextField } from '../../components/TextField';
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
-import { ApiError } from '../../lib/api';
+import type { ApiError} from '../../lib/api';
+import { errorField } from '../../lib/api';
 import { fieldError, messageForField } from '../../lib/validation';
 import { countryOptions } from './countries';
 import { formRules, useFirstScreenForm } from '../../lib/firstScreenForm';
@@ -39,7 +40,7 @@ export default function RegisterPage() {
       navigate('/pages/login/login', { replace: true, state: { mail: userMail.trim() } });
     } catch (e) {
       // The message is shown as a toast; the field it names (country refused, wrong code) shows it too.
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = errorField(e);
       if (field && REGISTER_FIELDS.includes(field as RegisterField)) setServerError(field as RegisterField, messageForField((e as ApiError).message, field));
     } finally {
       setBusy(false);

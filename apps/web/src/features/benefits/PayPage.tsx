@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PAY_PWD_LENGTH } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ErrorView } from '../../components/Views';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { displayMoney } from '../../lib/money';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
@@ -80,7 +80,7 @@ export default function PayPage() {
       showToast(t('pay.done'), 'success');
       navigate(EQUITY_PATH, { replace: true });
     } catch (e) {
-      if (e instanceof ApiError && (e.data as { field?: string } | null)?.field === 'paidPwd') {
+      if (e instanceof ApiError && errorField(e) === 'paidPwd') {
         setError(e.message);
         document.querySelector<HTMLInputElement>('[data-field="paidPwd"]')?.focus();
       } else {

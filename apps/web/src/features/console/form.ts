@@ -5,7 +5,8 @@ import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { ZodType } from 'zod';
-import { ApiError } from '../../lib/api';
+import type { ApiError} from '../../lib/api';
+import { errorField } from '../../lib/api';
 import { fieldError } from '../../lib/validation';
 
 export function useConsoleForm<T extends FieldValues>(schema: ZodType, defaultValues: DefaultValues<T>, submit: (values: T) => Promise<void>) {
@@ -18,7 +19,7 @@ export function useConsoleForm<T extends FieldValues>(schema: ZodType, defaultVa
       await submit(values);
     } catch (e) {
       // The message is a toast already; the field it names shows it too.
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = errorField(e);
       if (field && field in defaultValues) form.setError(field as Path<T>, { type: 'server', message: (e as ApiError).message }, { shouldFocus: true });
     } finally {
       setBusy(false);

@@ -10,11 +10,11 @@ import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
 import { TextField } from '../../components/TextField';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { showToast } from '../../lib/toast';
-import { addWithdrawAddress, removeWithdrawAddress, useWithdrawAddresses } from './api';
+import { addWithdrawAddress, useRemoveAddress, useWithdrawAddresses } from './api';
+import { formatDateTime } from '../../lib/format';
 
-const when = (iso: string, language: string) => new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 interface Props {
   network: DepositNetwork;
@@ -26,22 +26,15 @@ interface Props {
 
 export function AddressBook({ network, selected, onSelect, now, error }: Props) {
   const { t, i18n } = useTranslation('wallet');
-  const queryClient = useQueryClient();
   const book = useWithdrawAddresses();
   const [adding, setAdding] = useState(false);
   const entries = (book.data?.list ?? []).filter((e) => e.network === network);
   // The book as of its last read at the earliest: an address usable at once (no wait) is usable when shown.
   const asOf = Math.max(now, book.dataUpdatedAt);
 
+  const removeAddress = useRemoveAddress();
   const remove = async (entry: WithdrawAddressItem) => {
-    try {
-      await removeWithdrawAddress(entry.id);
-      if (entry.address === selected) onSelect('');
-      await queryClient.invalidateQueries({ queryKey: ['wallet', 'withdraw-addresses'] });
-      showToast(t('withdrawForm.removed'), 'success');
-    } catch (e) {
-      showToast(e instanceof ApiError ? e.message : t('withdrawForm.removeFailed'), 'error');
-    }
+    if ((await removeAddress(entry)) && entry.address === selected) onSelect('');
   };
 
   return (
@@ -67,7 +60,7 @@ export function AddressBook({ network, selected, onSelect, now, error }: Props) 
               >
                 {e.label ? <strong>{e.label}</strong> : null}
                 <span className="num wl-book-address">{e.address}</span>
-                {!usable ? <small data-testid="wd-book-wait">{t('withdrawForm.usableFrom', { at: when(e.usableFrom, i18n.language) })}</small> : null}
+                {!usable ? <small data-testid="wd-book-wait">{t('withdrawForm.usableFrom', { at: formatDateTime(e.usableFrom, i18n.language) })}</small> : null}
               </button>
               <button type="button" className="link-btn" onClick={() => void remove(e)} data-testid="wd-book-remove">{t('withdrawForm.removeAddress')}</button>
             </div>
@@ -83,7 +76,7 @@ export function AddressBook({ network, selected, onSelect, now, error }: Props) 
           onAdded={(entry) => {
             setAdding(false);
             if (Date.parse(entry.usableFrom) <= Date.now()) onSelect(entry.address);
-            showToast(Date.parse(entry.usableFrom) <= Date.now() ? t('withdrawForm.added') : t('withdrawForm.addedWait', { at: when(entry.usableFrom, i18n.language) }), 'success');
+            showToast(Date.parse(entry.usableFrom) <= Date.now() ? t('withdrawForm.added') : t('withdrawForm.addedWait', { at: formatDateTime(entry.usableFrom, i18n.language) }), 'success');
           }}
         />
       ) : null}
@@ -113,7 +106,7 @@ export function AddAddressSheet({ network, onClose, onAdded }: { network: Deposi
       await queryClient.invalidateQueries({ queryKey: ['wallet', 'withdraw-addresses'] });
       onAdded(entry);
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = errorField(e);
       if (e instanceof ApiError && field === 'address') setErrors({ address: e.message });
       else if (e instanceof ApiError && isStepUpField(field)) setErrors({ proof: e.message });
       else showToast(e instanceof ApiError ? e.message : t('withdrawForm.addFailed'), 'error');

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../lib/router';
 import { parseMoney } from '@lq/contracts';
 import { Button } from '../../components/Button';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { createCardCheckout, useCardLimits } from './api';
 import { displayMoney } from '../../lib/money';
 import '../../components/screens.css';
@@ -42,7 +42,7 @@ export default function BuyUsdPage() {
       navigate(`/pages/webview/webview?checkout=${checkout.id}&url=${encodeURIComponent(checkout.checkoutUrl)}`);
     } catch (e) {
       // An amount the server refused goes under the field; anything else (closed, limited, offline) above the button.
-      if (e instanceof ApiError && (e.data as { field?: string } | null)?.field === 'amount') setError(e.message);
+      if (e instanceof ApiError && errorField(e) === 'amount') setError(e.message);
       else setFormError(t('buy.failed', { message: e instanceof Error ? e.message : String(e) }));
     } finally {
       setBusy(false);

@@ -3,37 +3,21 @@
 // form (the same checks and step-up).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
-import { DEPOSIT_NETWORKS, type DepositNetwork, type WithdrawAddressItem } from '@lq/contracts';
+import { DEPOSIT_NETWORKS, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
-import { ApiError } from '../../lib/api';
 import { useNow } from '../../lib/clock';
+import { formatDateTime } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { AddAddressSheet } from './AddressBook';
-import { removeWithdrawAddress, useWithdrawAddresses } from './api';
-
-const when = (iso: string, language: string) =>
-  new Intl.DateTimeFormat(language.replace('_', '-'), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+import { useRemoveAddress, useWithdrawAddresses } from './api';
 
 export default function SavedAddresses() {
   const { t, i18n } = useTranslation('wallet');
-  const queryClient = useQueryClient();
   const book = useWithdrawAddresses();
   const [adding, setAdding] = useState<DepositNetwork>();
   const entries = book.data?.list ?? [];
   const now = Math.max(useNow(), book.dataUpdatedAt);
-  const remove = async (entry: WithdrawAddressItem) => {
-    try {
-      await removeWithdrawAddress(entry.id);
-      await queryClient.invalidateQueries({ queryKey: ['wallet', 'withdraw-addresses'] });
-      showToast(t('withdrawForm.removed'), 'success');
-    } catch (e) {
-      showToast(e instanceof ApiError ? e.message : t('withdrawForm.removeFailed'), 'error');
-    }
-  };
+  const remove = useRemoveAddress();
   return (
     <section className="card stack" data-testid="security-addresses">
       {entries.length === 0 && !book.isPending ? (
@@ -60,7 +44,7 @@ export default function SavedAddresses() {
                   </span>
                   {!usable ? (
                     <small className="field-hint" style={{ margin: 0 }}>
-                      {t('withdrawForm.usableFrom', { at: when(e.usableFrom, i18n.language) })}
+                      {t('withdrawForm.usableFrom', { at: formatDateTime(e.usableFrom, i18n.language) })}
                     </small>
                   ) : null}
                 </span>
@@ -98,7 +82,7 @@ export default function SavedAddresses() {
             showToast(
               Date.parse(entry.usableFrom) <= Date.now()
                 ? t('withdrawForm.added')
-                : t('withdrawForm.addedWait', { at: when(entry.usableFrom, i18n.language) }),
+                : t('withdrawForm.addedWait', { at: formatDateTime(entry.usableFrom, i18n.language) }),
               'success',
             );
           }}

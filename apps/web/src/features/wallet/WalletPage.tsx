@@ -11,7 +11,7 @@ import { moneyAmount, WALLET_RECORD_TYPES, type WalletInfo, type WalletRecord, t
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { localeTag } from '../../lib/format';
 import { useAppStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
@@ -209,7 +209,7 @@ function TransferSheet({ available, onClose }: { available: string; onClose: () 
       await invalidateWallet(queryClient);
       onClose();
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = errorField(e);
       if (e instanceof ApiError && field === 'amount') setError('amount', { type: 'server', message: e.message }, { shouldFocus: true });
       // Anything else was shown by the client; the same key makes "try again" safe.
     } finally {

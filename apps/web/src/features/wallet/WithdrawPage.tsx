@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorField } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
 import { useNow } from '../../lib/clock';
 import { showToast } from '../../lib/toast';
@@ -67,7 +67,7 @@ export default function WithdrawPage() {
       await invalidateWallet(queryClient);
       navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = errorField(e);
       if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd' || field === 'twoFactorCode')) {
         setErrors({ [field]: e.message });
         document.querySelector<HTMLInputElement>(`[data-field="${field}"]`)?.focus();

@@ -1,9 +1,11 @@
 // Calls of the wallet screen (paths of packages/contracts/src/wallet.ts, docs/api.md "Wallet") and
 // their TanStack Query hooks.
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { SecurityInfo, WithdrawAddressAddBody, WithdrawAddressItem, WithdrawAddressList, CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
 import { ApiError } from '../../lib/api';
 import { api } from '../../lib/session';
+import { showToast } from '../../lib/toast';
 
 export const PATHS = {
   info: 'user/api/wallet/info',
@@ -121,6 +123,24 @@ export function useWithdrawAddresses() {
 }
 export const addWithdrawAddress = (body: WithdrawAddressAddBody) => api.post<WithdrawAddressItem>(PATHS.withdrawAddressAdd, body, { silent: true });
 export const removeWithdrawAddress = (id: number) => api.post<null>(PATHS.withdrawAddressRemove, { id }, { silent: true });
+
+/** Removes an address of the book and says how it went (the book is read again either way). */
+export function useRemoveAddress(): (entry: WithdrawAddressItem) => Promise<boolean> {
+  const { t } = useTranslation('wallet');
+  const queryClient = useQueryClient();
+  return async (entry) => {
+    try {
+      await removeWithdrawAddress(entry.id);
+      showToast(t('withdrawForm.removed'), 'success');
+      return true;
+    } catch (e) {
+      showToast(e instanceof ApiError ? e.message : t('withdrawForm.removeFailed'), 'error');
+      return false;
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: ['wallet', 'withdraw-addresses'] });
+    }
+  };
+}
 
 /** The account's protections; the withdrawal form reads the security lock from it. */
 export function useSecurity() {
