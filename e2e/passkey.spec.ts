@@ -1,7 +1,7 @@
 // Passkeys on a phone and a desktop, with Chromium's virtual authenticator (DevTools' WebAuthn
 // domain) standing in for a fingerprint: added on the Security page (a name and a fresh two-step
-// code, here a recovery code), the sign-in's second step signed with it instead of a code, and
-// removed again. WebAuthn wants a domain, not an IP address: the page runs on http://localhost,
+// code, here a recovery code), the sign-in's second step signed with it instead of a code, an
+// action's step-up signed with it, and removed again (that step-up signed too). WebAuthn wants a domain, not an IP address: the page runs on http://localhost,
 // the origin the e2e server accepts passkeys from (PASSKEY_ORIGINS' default).
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
@@ -83,13 +83,19 @@ test('a passkey added on the Security page signs the second step, and is removed
   const passkeys = (await (await request.get('/user/api/passkeys', { headers: { authorization: `Bearer ${token}` } })).json()) as Envelope<Array<{ lastUsedAt: string | null }>>;
   expect(passkeys.data[0].lastUsedAt).not.toBeNull();
 
-  // Removed with a fresh code: the next sign-in offers no passkey.
+  // The step-up of an action signed by the passkey instead of a code: the anti-phishing phrase.
   await page.goto(`${ORIGIN}/#/pages/security/security`);
   await expect(page.getByTestId('security-passkey')).toHaveCount(1);
+  await page.getByTestId('security-phrase').fill('blue heron');
+  await page.getByTestId('security-phrase-proof-passkey').click();
+  await expect.poll(async () => ((await (await request.get('/user/api/security', { headers: { authorization: `Bearer ${token}` } })).json()) as Envelope<{ antiPhishingPhrase: string | null }>).data.antiPhishingPhrase).toBe('blue heron');
+  await noHorizontalScroll(page);
+  await shot(page, info, '04-phrase-signed');
+
+  // Removed, the sheet's step-up signed by the passkey too: the next sign-in offers no passkey.
   await page.getByTestId('security-passkey-remove').click();
-  await page.getByTestId('security-passkey-remove-proof').fill(recovery[2]);
-  await shot(page, info, '04-remove');
-  await page.getByTestId('security-passkey-remove-submit').click();
+  await shot(page, info, '05-remove');
+  await page.getByTestId('security-passkey-remove-proof-passkey').click();
   await expect(page.getByTestId('security-passkey')).toHaveCount(0);
   await page.evaluate(() => localStorage.removeItem('token'));
   await passwordStep(page, mail);

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { startSmtpSink } from '../e2e/support/smtp-sink';
 import { waitForCode } from '../e2e/support/mailbox';
+import { totpCode } from '../apps/server/src/platform/totp';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -55,7 +56,10 @@ async function withServer<T>(fn: (base: string, mailbox: string) => Promise<T>, 
       DATABASE_URL: '',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       LOG_LEVEL: 'warn',
-      RATE_LIMIT_DISABLED: 'true',
+      // Load from one address: the per-IP and per-user budgets would refuse it (they are not what is measured).
+      LOGIN_RATE_PER_MINUTE: '1000000',
+      CODE_RATE_PER_MINUTE: '1000000',
+      USER_RATE_PER_MINUTE: '1000000',
       ...tls,
     },
   });
@@ -90,9 +94,8 @@ async function post(base: string, path: string, body: unknown, token?: string) {
   return (await res.json()) as { code: string; msg: string; data: { token?: string } | null };
 }
 
-async function registeredToken(base: string, mailbox: string): Promise<string> {
-  const mail = `bench${Date.now()}@example.com`;
-  const password = 'Bench12345';
+async function registeredToken(base: string, mailbox: string, mail = `bench${Date.now()}@example.com`): Promise<string> {
+  const password = BENCH_PASSWORD;
   const sent = await post(base, 'user/api/verify-code/send', { userMail: mail, codeType: 'REGISTER' });
   if (sent.code !== '00000') throw new Error(`send code: ${sent.msg}`);
   const code = await waitForCode(mail, 0, 20_000, mailbox);
@@ -105,8 +108,113 @@ async function registeredToken(base: string, mailbox: string): Promise<string> {
   return token;
 }
 
+const BENCH_PASSWORD = 'Bench12345';
+
+/** `fn` on `items` with `width` of them at a time. */
+async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const latencyOf = (ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return { count: sorted.length, p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(sorted.at(-1) ?? NaN) };
+};
+
+/**
+ * Sign-in at 10 connections (issue 52 "How fast"): today's (login with the password alone)
+ * beside two-step's (login, then login/2fa with a TOTP code), each on its own accounts.
+ * A TOTP code is good once per step and account, so each two-step account signs in twice: with
+ * the code of the step it is in and of the next one (its enabling code was of the step before).
+ */
+async function benchSignIn(base: string, mailbox: string) {
+  const ACCOUNTS = Number(process.env.BENCH_SIGNIN_ACCOUNTS ?? 150);
+  const CONNECTIONS = 10;
+  const stamp = Date.now();
+  const plain = Array.from({ length: CONNECTIONS }, (_, i) => `bench.plain.${stamp}.${i}@example.com`);
+  const twoStep = Array.from({ length: ACCOUNTS }, (_, i) => `bench.2fa.${stamp}.${i}@example.com`);
+  const secrets = new Map<string, string>();
+  const recoveryCodes = new Map<string, string>();
+  await inParallel([...plain, ...twoStep], 4, async (mail) => {
+    const token = await registeredToken(base, mailbox, mail);
+    if (!mail.includes('.2fa.')) return;
+    const setup = (await post(base, 'user/api/2fa/setup', {}, token)) as unknown as { code: string; msg: string; data: { secret: string } };
+    if (setup.code !== '00000') throw new Error(`2fa/setup: ${setup.msg}`);
+    const enabled = await post(base, 'user/api/2fa/enable', { code: totpCode(mail, setup.data.secret, Date.now() - 30_000), password: BENCH_PASSWORD }, token);
+    if (enabled.code !== '00000') throw new Error(`2fa/enable: ${enabled.msg}`);
+    secrets.set(mail, setup.data.secret);
+    recoveryCodes.set(mail, (enabled.data as unknown as { recoveryCodes: string[] }).recoveryCodes[0]);
+  });
+  log(`[bench] sign-in: ${plain.length} + ${twoStep.length} accounts ready`);
+
+  const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const value = await fn();
+    return [value, performance.now() - started];
+  };
+  const passwordOnly: number[] = [];
+  const first: number[] = [];
+  const second: number[] = [];
+  // Today's sign-in: as many as two-step makes, 10 at a time, one account per connection.
+  await inParallel(plain, CONNECTIONS, async (mail) => {
+    for (let i = 0; i < (twoStep.length * 2) / CONNECTIONS; i++) {
+      const [answer, ms] = await timed(() => post(base, 'user/api/login', { userMail: mail, password: BENCH_PASSWORD }));
+      if (answer.code !== '00000' || !answer.data?.token) throw new Error(`login: ${answer.msg}`);
+      passwordOnly.push(ms);
+    }
+  });
+  // Two rounds (the code of the step each account is in, then of the next): every first step at
+  // 10 connections, then every second step, so each call's figure is its own, not the other's
+  // password hashing queued beside it.
+  const at = Date.now();
+  for (const codeAt of [at, at + 30_000]) {
+    const challenges = new Map<string, string>();
+    await inParallel(twoStep, CONNECTIONS, async (mail) => {
+      const [answer, ms] = await timed(() => post(base, 'user/api/login', { userMail: mail, password: BENCH_PASSWORD }));
+      const challenge = (answer.data as { challenge?: string } | null)?.challenge;
+      if (answer.code !== '00000' || !challenge) throw new Error(`login (two-step): ${answer.msg}`);
+      first.push(ms);
+      challenges.set(mail, challenge);
+    });
+    await inParallel(twoStep, CONNECTIONS, async (mail) => {
+      const [session, ms] = await timed(() => post(base, 'user/api/login/2fa', { challenge: challenges.get(mail), code: totpCode(mail, secrets.get(mail)!, codeAt) }));
+      if (session.code !== '00000' || !session.data?.token) throw new Error(`login/2fa: ${session.msg}`);
+      second.push(ms);
+    });
+  }
+  // One connection (no queue behind other sign-ins): what one sign-in takes, with a recovery code.
+  const alone: number[] = [];
+  const aloneToday: number[] = [];
+  for (const mail of twoStep.slice(0, 30)) {
+    const [answer, firstMs] = await timed(() => post(base, 'user/api/login', { userMail: mail, password: BENCH_PASSWORD }));
+    const challenge = (answer.data as { challenge?: string } | null)?.challenge;
+    const [session, secondMs] = await timed(() => post(base, 'user/api/login/2fa', { challenge, code: recoveryCodes.get(mail) }));
+    if (session.code !== '00000') throw new Error(`login/2fa (recovery): ${session.msg}`);
+    alone.push(firstMs + secondMs);
+    const [plainAnswer, plainMs] = await timed(() => post(base, 'user/api/login', { userMail: plain[0], password: BENCH_PASSWORD }));
+    if (plainAnswer.code !== '00000') throw new Error(`login: ${plainAnswer.msg}`);
+    aloneToday.push(plainMs);
+  }
+  const today = latencyOf(passwordOnly);
+  const login = latencyOf(first);
+  const login2fa = latencyOf(second);
+  return {
+    connections: CONNECTIONS,
+    passwordOnly: today,
+    // The first call is today's sign-in (the password's hash) answering a challenge instead of a token.
+    twoStep: { login, login2fa, p99SumMs: Math.round((login.p99Ms + login2fa.p99Ms) * 10) / 10 },
+    twoStepP99ToPasswordOnlyP99: Math.round(((login.p99Ms + login2fa.p99Ms) / today.p99Ms) * 100) / 100,
+    oneConnection: { passwordOnly: latencyOf(aloneToday), twoStepBothCalls: latencyOf(alone) },
+  };
+}
+
 async function benchApi() {
   return withServer(async (base, mailbox) => {
+    const signIn = await benchSignIn(base, mailbox);
     const token = await registeredToken(base, mailbox);
     const run = (connections: number, duration: number) =>
       autocannon({
@@ -118,6 +226,7 @@ async function benchApi() {
     await run(10, 2); // warm-up
     const result = await run(10, 10);
     return {
+      signIn,
       userInfo: {
         requestsPerSecond: Math.round(result.requests.average),
         p99Ms: result.latency.p99,

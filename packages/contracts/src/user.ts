@@ -64,6 +64,8 @@ export const webauthnResponse = z.looseObject({
   response: z.looseObject({ clientDataJSON: b64url }),
   clientExtensionResults: z.looseObject({}).default({}),
 });
+/** A browser's WebAuthn answer as sent (registration or assertion JSON). */
+export type WebauthnResponse = z.input<typeof webauthnResponse>;
 
 /**
  * What an action that moves money or keys carries to prove it is the owner asking: with two-step

@@ -21,6 +21,8 @@ export const withdrawCreateBody = z.strictObject({
   idempotencyKey,
 });
 export type WithdrawCreateBody = z.infer<typeof withdrawCreateBody>;
+/** The request as the client sends it (before defaults). */
+export type WithdrawCreateRequest = z.input<typeof withdrawCreateBody>;
 
 // ---- the address book (issue 52 item 4): withdrawals go only to addresses the user added ----
 

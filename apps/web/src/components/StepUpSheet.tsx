@@ -7,9 +7,7 @@ import { ApiError, errorField } from '../lib/api';
 import { showToast } from '../lib/toast';
 import { Button } from './Button';
 import { Sheet } from './Sheet';
-import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from './StepUpField';
-
-export type StepUpProofBody = ReturnType<typeof stepUpBody>;
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn, type StepUpProof } from './StepUpField';
 
 interface Props {
   title: string;
@@ -24,7 +22,7 @@ interface Props {
   testId: string;
   onClose: () => void;
   /** Does the action with the proof's request fields; closing is up to it. */
-  onConfirm: (proof: StepUpProofBody) => Promise<void>;
+  onConfirm: (proof: StepUpProof) => Promise<void>;
   /** After a refusal that is not the proof's (the list may have changed meanwhile). */
   onRefused?: () => void;
 }
@@ -45,11 +43,11 @@ export function StepUpSheet({
   const [proof, setProof] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    if (!proof.trim()) return setError(proofRequired);
+  const confirm = async (body: StepUpProof) => {
     setBusy(true);
+    setError(undefined);
     try {
-      await onConfirm(stepUpBody(twoFactorOn, proof));
+      await onConfirm(body);
     } catch (e) {
       if (e instanceof ApiError && isStepUpField(errorField(e))) setError(e.message);
       else {
@@ -67,7 +65,8 @@ export function StepUpSheet({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          if (!proof.trim()) setError(proofRequired);
+          else void confirm(stepUpBody(twoFactorOn, proof));
         }}
       >
         <p className="field-hint">{hint}</p>
@@ -78,6 +77,7 @@ export function StepUpSheet({
           value={proof}
           onChange={(e) => setProof(e.target.value)}
           error={error}
+          onPasskey={confirm}
         />
         <Button
           type="submit"

@@ -7,6 +7,8 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import type { PasskeyItem, WebauthnResponse } from '@lq/contracts';
+import { api } from './session';
 
 /** This browser can make and use passkeys here (WebAuthn, on a secure origin). */
 export const passkeysSupported = () =>
@@ -37,4 +39,24 @@ export async function signWithPasskey(
 export const passkeyDismissed = (e: unknown) =>
   e instanceof Error && (e.name === 'NotAllowedError' || e.name === 'AbortError');
 
-export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON };
+export type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON };
+
+/** The user's passkeys (`user/api/passkeys`), shared by the Security page and every step-up field. */
+export const PASSKEYS_QUERY_KEY = ['user', 'passkeys'] as const;
+
+export const fetchPasskeys = () => api.get<PasskeyItem[]>('user/api/passkeys');
+
+/**
+ * The step-up of an action signed by a passkey: options from `user/api/2fa/passkey`, the browser's
+ * assertion back; null when the user closed the dialog.
+ */
+export async function stepUpWithPasskey(): Promise<WebauthnResponse | null> {
+  const options = await api.post<PublicKeyCredentialRequestOptionsJSON>('user/api/2fa/passkey', {}, { silent: true });
+  try {
+    // The library's JSON is the wire format the contract checks (its types lack the index signature).
+    return (await signWithPasskey(options)) as unknown as WebauthnResponse;
+  } catch (e) {
+    if (passkeyDismissed(e)) return null;
+    throw e;
+  }
+}

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { payPwd, verifyCode, PAY_PWD_LENGTH } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { SendCodeButton } from '../../components/SendCodeButton';
-import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { StepUpField, useTwoFactorOn, type StepUpProof } from '../../components/StepUpField';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
 import { TransportError } from '../../lib/api';
@@ -55,11 +55,12 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
   const twoFactorOn = useTwoFactorOn();
   const { register, handleSubmit, formState } = useForm<PayPwdForm>({ resolver: zodResolver(payPwdForm), defaultValues: { code: '', paidPwd: '', paidPwdAgain: '', twoFactorCode: '' } });
   const errors = formState.errors;
-  const onSubmit = handleSubmit(async (values) => {
+  /** `signed`: the step-up proved by a passkey instead of the typed code. */
+  const save = (signed?: StepUpProof) => handleSubmit(async (values) => {
     setBusy(true);
     try {
       const { twoFactorCode, ...rest } = values;
-      const proof = twoFactorOn && twoFactorCode.trim() ? { twoFactorCode: twoFactorCode.trim() } : {};
+      const proof = signed ?? (twoFactorOn && twoFactorCode.trim() ? { twoFactorCode: twoFactorCode.trim() } : {});
       await api.post('user/api/paid-pwd/edit', { ...rest, code: values.code.trim(), ...proof }, { silent: true });
       // Every screen that reads it (Mine's row, the withdrawal form) knows at once, without a reload.
       const user = appStore.getState().user;
@@ -78,7 +79,7 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
   });
   const digits = { inputMode: 'numeric' as const, pattern: '[0-9]*', maxLength: PAY_PWD_LENGTH, type: 'password', autoComplete: 'off' };
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="paypwd-form" data-mode={mode}>
+    <form className="form" onSubmit={(e) => void save()(e)} noValidate data-testid="paypwd-form" data-mode={mode}>
       <p className="field-hint">{t('account.payPwdCodeHint', { mail })}</p>
       <TextField
         label={t('auth.code')}
@@ -93,7 +94,7 @@ export function PayPwdForm({ mode, onDone }: { mode: PayPwdMode; onDone: () => v
       />
       <TextField label={t('account.payPwd')} placeholder={t('account.payPwdPlaceholder')} {...digits} data-testid="paypwd-new" error={fieldError(t, errors.paidPwd, 'validation.payPwdFormat')} {...register('paidPwd')} />
       <TextField label={t('account.payPwdAgain')} placeholder={t('account.payPwdPlaceholder')} {...digits} data-testid="paypwd-again" error={fieldError(t, errors.paidPwdAgain, 'validation.payPwdDiffer')} {...register('paidPwdAgain')} />
-      <StepUpField codeType={null} testId="paypwd-2fa" {...register('twoFactorCode')} />
+      <StepUpField codeType={null} testId="paypwd-2fa" {...register('twoFactorCode')} onPasskey={(signed) => save(signed)()} />
       <Button type="submit" block busy={busy} data-testid="paypwd-submit">
         {t('common.confirm')}
       </Button>

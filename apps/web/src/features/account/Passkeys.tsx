@@ -14,6 +14,8 @@ import { ApiError, errorField } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import {
   createPasskey,
+  fetchPasskeys,
+  PASSKEYS_QUERY_KEY,
   passkeyDismissed,
   passkeysSupported,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -21,14 +23,12 @@ import {
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
 
-const PASSKEYS_KEY = ['user', 'passkeys'] as const;
-
 export function Passkeys({ twoFactorOn }: { twoFactorOn: boolean }) {
   const { t, i18n } = useTranslation();
   const when = (iso: string) => formatDateTime(iso, i18n.language);
   const list = useQuery({
-    queryKey: PASSKEYS_KEY,
-    queryFn: () => api.get<PasskeyItem[]>('user/api/passkeys'),
+    queryKey: PASSKEYS_QUERY_KEY,
+    queryFn: fetchPasskeys,
   });
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<PasskeyItem>();
@@ -136,7 +136,7 @@ function AddSheet({ onClose }: { onClose: () => void }) {
         { silent: true },
       );
       showToast(t('security.passkeyAddedToast'), 'success');
-      await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
+      await queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY });
       onClose();
     } catch (e) {
       const field = errorField(e);
@@ -205,10 +205,10 @@ function RemoveSheet({ target, onClose }: { target: PasskeyItem; onClose: () => 
       onConfirm={async (proof) => {
         await api.post('user/api/passkeys/remove', { id: target.id, ...proof }, { silent: true });
         showToast(t('security.passkeyRemoved'), 'success');
-        await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
+        await queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY });
         onClose();
       }}
-      onRefused={() => void queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY })}
+      onRefused={() => void queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY })}
     />
   );
 }

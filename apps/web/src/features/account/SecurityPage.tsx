@@ -20,11 +20,13 @@ import {
   stepUpBody,
   StepUpField,
   useTwoFactorOn,
+  type StepUpProof,
 } from '../../components/StepUpField';
 import { StepUpSheet } from '../../components/StepUpSheet';
 import { TextField } from '../../components/TextField';
 import { ApiError, errorField } from '../../lib/api';
 import { useNow } from '../../lib/clock';
+import { PASSKEYS_QUERY_KEY } from '../../lib/passkey';
 import { api } from '../../lib/session';
 import { appStore } from '../../lib/store';
 import { showToast } from '../../lib/toast';
@@ -350,6 +352,8 @@ function DisableSheet({ onClose }: { onClose: () => void }) {
       setTwoFactorInStore(false);
       void queryClient.invalidateQueries({ queryKey: SECURITY_KEY });
       void queryClient.invalidateQueries({ queryKey: ['user-info'] });
+      // Turning two-step off removes the passkeys too.
+      void queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY });
       showToast(t('security.disabled'), 'success');
       onClose();
     } catch (e) {
@@ -531,8 +535,9 @@ function AntiPhishing({ phrase }: { phrase: string | null }) {
   const [proof, setProof] = useState('');
   const [errors, setErrors] = useState<{ phrase?: string; proof?: string }>({});
   const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    if (!proof.trim()) {
+  /** `signed`: the step-up proved by a passkey instead of the typed code. */
+  const submit = async (signed?: StepUpProof) => {
+    if (!signed && !proof.trim()) {
       setErrors({ proof: t('security.proofRequired') });
       return;
     }
@@ -540,7 +545,7 @@ function AntiPhishing({ phrase }: { phrase: string | null }) {
     try {
       await api.post(
         'user/api/security/anti-phishing',
-        { phrase: value.trim(), ...stepUpBody(twoFactorOn, proof) },
+        { phrase: value.trim(), ...(signed ?? stepUpBody(twoFactorOn, proof)) },
         { silent: true },
       );
       setProof('');
@@ -587,6 +592,7 @@ function AntiPhishing({ phrase }: { phrase: string | null }) {
         value={proof}
         onChange={(e) => setProof(e.target.value)}
         error={errors.proof}
+        onPasskey={submit}
       />
       <Button type="submit" block busy={busy} data-testid="security-phrase-save">
         {t('security.phraseSave')}

@@ -4,7 +4,7 @@
 // key check is shown (refusal as a toast, warnings on the result). MT5: name, remark, leverage;
 // the answer carries the bridge token, shown once with the Expert Advisor's install steps. Binding
 // is a step-up action: a two-step code (two-step on) or an API_KEY code by e-mail.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ACCOUNT_LEVERAGE_DEFAULT, ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, apiKeyValue, type AccountBindResult, type AccountExchange } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
-import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn, type StepUpProof } from '../../components/StepUpField';
 import { ApiError, errorField } from '../../lib/api';
 import { addPath, bindCrypto, bindMt5, EXCHANGES, forgetPublicKey, invalidateAccounts, isExchange, listPath, marketOf } from './api';
 import { TokenPanel, Warnings } from './ui';
@@ -53,18 +53,24 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<AccountBindResult | null>(null);
   const twoFactorOn = useTwoFactorOn();
+  // A passkey's signature stands in for the typed code: the form's rules then leave the code out.
+  const signing = useRef(false);
+  const signedSchema = useMemo(() => schema.extend({ proof: z.string() }), [schema]);
   const { register, handleSubmit, formState, setError } = useForm<FormValues>({
-    resolver: zodResolver(schema),
+    resolver: (values, context, options) => zodResolver(signing.current ? signedSchema : schema)(values, context, options),
     defaultValues: { accountName: '', remark: '', apiKey: '', secretKey: '', passphrase: '', leverage: ACCOUNT_LEVERAGE_DEFAULT[market], proof: '' },
   });
   const errors = formState.errors;
   const max = ACCOUNT_LEVERAGE_MAX[market];
   const err = (field: keyof FormValues) => (errors[field] ? t(`form.error.${field}`, { max }) : undefined);
 
-  const onSubmit = handleSubmit(async (v) => {
+  /** `signed`: the step-up proved by a passkey instead of the typed code. */
+  const bind = (signed?: StepUpProof) => {
+    signing.current = signed !== undefined;
+    return handleSubmit(async (v) => {
     setBusy(true);
     try {
-      const proof = stepUpBody(twoFactorOn, v.proof);
+      const proof = signed ?? stepUpBody(twoFactorOn, v.proof);
       const res =
         exchange === 'mt5'
           ? await bindMt5({ accountName: v.accountName, remark: v.remark, leverage: v.leverage }, proof)
@@ -82,7 +88,8 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
     } finally {
       setBusy(false);
     }
-  });
+    });
+  };
 
   if (result) {
     const a = result.account;
@@ -107,7 +114,7 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
 
   const serverError = (field: keyof FormValues) => (errors[field]?.type === 'server' ? errors[field]?.message : undefined);
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="apikey-form" data-exchange={exchange}>
+    <form className="form" onSubmit={(e) => void bind()(e)} noValidate data-testid="apikey-form" data-exchange={exchange}>
       <div className="field">
         <span className="bt-label">{t('form.exchange')}</span>
         <div className="ak-segment" role="group" aria-label={t('form.exchange')}>
@@ -133,7 +140,7 @@ function AddForm({ exchange }: { exchange: AccountExchange }) {
         <p className="ak-secure">{t('form.mt5Intro')}</p>
       )}
       <TextField label={t('form.leverage')} type="number" inputMode="numeric" min={1} max={max} hint={t('form.leverageHint', { max })} data-testid="add-leverage" error={serverError('leverage') ?? err('leverage')} {...register('leverage', { valueAsNumber: true })} />
-      <StepUpField codeType="API_KEY" testId="add-proof" error={serverError('proof') ?? err('proof')} {...register('proof')} />
+      <StepUpField codeType="API_KEY" testId="add-proof" error={serverError('proof') ?? err('proof')} {...register('proof')} onPasskey={(signed) => bind(signed)()} />
       {exchange !== 'mt5' ? <p className="ak-secure" data-testid="add-secure-note">🔒 {t('form.secure')}</p> : null}
       <Button type="submit" block busy={busy} data-testid="add-submit">
         {busy && exchange !== 'mt5' ? t('form.checking') : t('form.submit')}

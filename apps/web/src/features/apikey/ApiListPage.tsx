@@ -14,7 +14,7 @@ import { ACCOUNT_LEVERAGE_MAX, accountName, accountRemark, SEAT_EXPIRED, type Ac
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
 import { TextField } from '../../components/TextField';
-import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn, type StepUpProof } from '../../components/StepUpField';
 import { StepUpSheet } from '../../components/StepUpSheet';
 import { ErrorView, Spinner } from '../../components/Views';
 import { useAppStore } from '../../lib/store';
@@ -237,14 +237,15 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
   const errors = formState.errors;
   // The server's own message under the field it names (a wrong secret under the secret).
   const err = (f: keyof Values) => (errors[f]?.type === 'server' ? errors[f]?.message : errors[f] ? t(`form.error.${f}`, { max }) : undefined);
-  const onSubmit = handleSubmit(async (v) => {
+  /** `signed`: the new secret's step-up proved by a passkey instead of the typed code. */
+  const save = (signed?: StepUpProof) => handleSubmit(async (v) => {
     setBusy(true);
     try {
-      if (v.secretKey.trim() && !v.proof.trim()) {
+      if (v.secretKey.trim() && !signed && !v.proof.trim()) {
         setError('proof', { type: 'server', message: t('form.error.proof') }, { shouldFocus: true });
         return;
       }
-      await editAccount(account, v, v.secretKey.trim() ? stepUpBody(twoFactorOn, v.proof) : {});
+      await editAccount(account, v, v.secretKey.trim() ? (signed ?? stepUpBody(twoFactorOn, v.proof)) : {});
       await invalidateAccounts(queryClient);
       showToast(t('list.saved'), 'success');
       onClose();
@@ -259,7 +260,7 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
   });
   return (
     <Sheet title={t('list.edit')} onClose={onClose} testId="edit-sheet">
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="edit-form">
+      <form className="form" onSubmit={(e) => void save()(e)} noValidate data-testid="edit-form">
         <TextField label={t('form.accountName')} maxLength={32} data-testid="edit-accountName" error={err('accountName')} {...register('accountName')} />
         <TextField label={t('form.remark')} data-testid="edit-remark" error={err('remark')} {...register('remark')} />
         <TextField label={t('form.leverage')} type="number" inputMode="numeric" min={1} max={max} hint={t('form.leverageHint', { max })} data-testid="edit-leverage" error={err('leverage')} {...register('leverage', { valueAsNumber: true })} />
@@ -269,7 +270,7 @@ function EditSheet({ account, onClose }: { account: AccountItem; onClose: () => 
             <TextField label={t('form.apiKey')} autoComplete="off" spellCheck={false} maxLength={128} placeholder={account.apiKeyMasked ?? ''} data-testid="edit-apiKey" error={err('apiKey')} {...register('apiKey')} />
             <TextField label={t('form.secretKey')} type="password" revealable autoComplete="off" maxLength={256} data-testid="edit-secretKey" error={err('secretKey')} {...register('secretKey')} />
             {account.exchange === 'okx' ? <TextField label={t('form.passphrase')} type="password" revealable autoComplete="off" maxLength={256} data-testid="edit-passphrase" error={err('passphrase')} {...register('passphrase')} /> : null}
-            {newSecret ? <StepUpField codeType="API_KEY" testId="edit-proof" error={err('proof')} {...register('proof')} /> : null}
+            {newSecret ? <StepUpField codeType="API_KEY" testId="edit-proof" error={err('proof')} {...register('proof')} onPasskey={(signed) => save(signed)()} /> : null}
           </>
         ) : null}
         <Button type="submit" block busy={busy} data-testid="edit-submit">{t('form.save')}</Button>

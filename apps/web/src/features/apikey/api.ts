@@ -12,6 +12,7 @@ import type {
 } from '@lq/contracts';
 import type { RequestOptions } from '../../lib/api';
 import { api } from '../../lib/session';
+import type { StepUpProof } from '../../components/StepUpField';
 
 export const PATHS = {
   publicKey: 'user/api/apikey/public-key',
@@ -113,7 +114,7 @@ export interface CryptoBindValues {
 }
 
 /** The step-up of a bind: `code` (API_KEY e-mail code) or `twoFactorCode`. */
-export type BindProof = { code?: string; twoFactorCode?: string };
+export type BindProof = StepUpProof;
 
 export async function bindCrypto(v: CryptoBindValues, proof: BindProof): Promise<AccountBindResult> {
   const body: Record<string, unknown> = {

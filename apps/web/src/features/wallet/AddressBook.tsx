@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { WITHDRAW_ADDRESS_LABEL_MAX, type DepositNetwork, type WithdrawAddressItem } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { Sheet } from '../../components/Sheet';
-import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { isStepUpField, stepUpBody, StepUpField, useTwoFactorOn, type StepUpProof } from '../../components/StepUpField';
 import { TextField } from '../../components/TextField';
 import { ApiError, errorField } from '../../lib/api';
 import { showToast } from '../../lib/toast';
@@ -94,15 +94,16 @@ export function AddAddressSheet({ network, onClose, onAdded }: { network: Deposi
   const [errors, setErrors] = useState<{ address?: string; proof?: string; label?: string }>({});
   const [busy, setBusy] = useState(false);
 
-  const submit = async () => {
+  /** `signed`: the step-up proved by a passkey instead of the typed code. */
+  const submit = async (signed?: StepUpProof) => {
     const found: typeof errors = {};
     if (!address.trim()) found.address = t('withdrawForm.addressRequired');
-    if (!proof.trim()) found.proof = t('withdrawForm.proofRequired');
+    if (!signed && !proof.trim()) found.proof = t('withdrawForm.proofRequired');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const entry = await addWithdrawAddress({ network, address: address.trim(), label: label.trim(), ...stepUpBody(twoFactorOn, proof) });
+      const entry = await addWithdrawAddress({ network, address: address.trim(), label: label.trim(), ...(signed ?? stepUpBody(twoFactorOn, proof)) });
       await queryClient.invalidateQueries({ queryKey: ['wallet', 'withdraw-addresses'] });
       onAdded(entry);
     } catch (e) {
@@ -128,7 +129,7 @@ export function AddAddressSheet({ network, onClose, onAdded }: { network: Deposi
         <p className="field-hint">{t('withdrawForm.addHint')}</p>
         <TextField label={t('withdrawForm.address', { network })} className="input num" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" spellCheck={false} maxLength={100} name="newAddress" data-testid="wd-new-address" error={errors.address} />
         <TextField label={t('withdrawForm.label')} value={label} onChange={(e) => setLabel(e.target.value)} autoComplete="off" maxLength={WITHDRAW_ADDRESS_LABEL_MAX} name="newLabel" data-testid="wd-new-label" />
-        <StepUpField codeType="WITHDRAW_ADDRESS" testId="wd-new-proof" name="newProof" value={proof} onChange={(e) => setProof(e.target.value)} error={errors.proof} />
+        <StepUpField codeType="WITHDRAW_ADDRESS" testId="wd-new-proof" name="newProof" value={proof} onChange={(e) => setProof(e.target.value)} error={errors.proof} onPasskey={submit} />
         <Button type="submit" block busy={busy} data-testid="wd-new-submit">{t('withdrawForm.addSubmit')}</Button>
       </form>
     </Sheet>

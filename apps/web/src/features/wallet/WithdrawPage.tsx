@@ -8,7 +8,7 @@ import { Link, useNavigate } from '../../lib/router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSION_FEE, CONVERSION_MIN, DEPOSIT_NETWORKS, PAY_PWD_LENGTH, formatMoney, parseMoney, type DepositNetwork } from '@lq/contracts';
 import { Button } from '../../components/Button';
-import { StepUpField, useTwoFactorOn } from '../../components/StepUpField';
+import { StepUpField, useTwoFactorOn, type StepUpProof } from '../../components/StepUpField';
 import { ApiError, errorField } from '../../lib/api';
 import { useAppStore } from '../../lib/store';
 import { useNow } from '../../lib/clock';
@@ -51,26 +51,28 @@ export default function WithdrawPage() {
   const typed = parseMoney(amount.trim());
   const maxAmount = available !== undefined && available > FEE ? available - FEE : 0n;
 
-  const submit = async () => {
+  /** `signed`: the step-up proved by a passkey instead of the typed code. */
+  const submit = async (signed?: StepUpProof) => {
     const found: Partial<Record<Field, string>> = {};
     if (typed === undefined || typed <= 0n) found.amount = t('withdrawForm.amountFormat');
     else if (typed < MIN) found.amount = t('withdrawForm.belowMin', { min: CONVERSION_MIN });
     else if (available !== undefined && typed + FEE > available) found.amount = t('withdrawForm.aboveBalance', { amount: displayMoney(formatMoney(maxAmount)) });
     if (!address.trim()) found.address = t('withdrawForm.addressPick');
     if (!new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`).test(paidPwd)) found.paidPwd = t('withdrawForm.pwdFormat', { n: PAY_PWD_LENGTH });
-    if (twoFactorOn && !twoFactorCode.trim()) found.twoFactorCode = tc('auth.twoFactorRequired');
+    if (twoFactorOn && !signed && !twoFactorCode.trim()) found.twoFactorCode = tc('auth.twoFactorRequired');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key, ...(twoFactorOn ? { twoFactorCode: twoFactorCode.trim() } : {}) });
+      const w = await createWithdrawal({ network, address: address.trim(), amount: amount.trim(), paidPwd, idempotencyKey: key, ...(signed ?? (twoFactorOn ? { twoFactorCode: twoFactorCode.trim() } : {})) });
       await invalidateWallet(queryClient);
       navigate(`/pages/withdraw/withdrawDetail?id=${w.id}`, { replace: true });
     } catch (e) {
       const field = errorField(e);
-      if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd' || field === 'twoFactorCode')) {
-        setErrors({ [field]: e.message });
-        document.querySelector<HTMLInputElement>(`[data-field="${field}"]`)?.focus();
+      if (e instanceof ApiError && (field === 'amount' || field === 'address' || field === 'paidPwd' || field === 'twoFactorCode' || field === 'passkey')) {
+        const shown = field === 'passkey' ? 'twoFactorCode' : field;
+        setErrors({ [shown]: e.message });
+        document.querySelector<HTMLInputElement>(`[data-field="${shown}"]`)?.focus();
       } else showToast(e instanceof ApiError ? e.message : tc('common.loadFailed'), 'error');
     } finally {
       setBusy(false);
@@ -154,7 +156,7 @@ export default function WithdrawPage() {
           <input className="input num" type="password" inputMode="numeric" autoComplete="off" maxLength={PAY_PWD_LENGTH} value={paidPwd} disabled={noPayPwd} onChange={(e) => setPaidPwd(e.target.value.replace(/\D/g, ''))} aria-invalid={errors.paidPwd ? true : undefined} aria-describedby="wd-paidPwd-error" data-field="paidPwd" data-testid="wd-paidPwd" />
         </label>
         {fieldError('paidPwd')}
-        <StepUpField codeType={null} testId="wd-2fa" data-field="twoFactorCode" value={twoFactorCode} onChange={(e) => setTwoFactorCode(e.target.value)} error={errors.twoFactorCode} />
+        <StepUpField codeType={null} testId="wd-2fa" data-field="twoFactorCode" value={twoFactorCode} onChange={(e) => setTwoFactorCode(e.target.value)} error={errors.twoFactorCode} onPasskey={submit} />
         <p className="wl-facts">{t('withdrawForm.arrives', { min: CONVERSION_MIN })}</p>
         <Button type="submit" block busy={busy} disabled={noPayPwd || locked} data-testid="wd-submit">{t('withdrawForm.submit')}</Button>
         {info.isError ? <p className="field-error">{tc('common.loadFailed')}</p> : null}

@@ -2,7 +2,7 @@
 // their TanStack Query hooks.
 import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { SecurityInfo, WithdrawAddressAddBody, WithdrawAddressItem, WithdrawAddressList, CardCheckout, CardLimits, WithdrawCreateBody, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
+import type { SecurityInfo, WithdrawAddressAddBody, WithdrawAddressItem, WithdrawAddressList, CardCheckout, CardLimits, WithdrawCreateRequest, WithdrawItem, WithdrawLimits, WithdrawList, DepositNetwork, RechargeAddress, RechargeList, WalletExportBody, WalletExportList, WalletInfo, WalletRecords, WalletRecordType, WalletTransferResult } from '@lq/contracts';
 import { ApiError } from '../../lib/api';
 import { api } from '../../lib/session';
 import { showToast } from '../../lib/toast';
@@ -113,7 +113,7 @@ export function cancelWithdrawal(id: number) {
   return api.post<WithdrawItem>(PATHS.withdrawCancel, { id });
 }
 
-export function createWithdrawal(body: WithdrawCreateBody) {
+export function createWithdrawal(body: WithdrawCreateRequest) {
   return api.post<WithdrawItem>(PATHS.withdrawCreate, body, { silent: true });
 }
 
