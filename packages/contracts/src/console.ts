@@ -217,6 +217,12 @@ export type ConsoleUserDetail = z.infer<typeof consoleUserDetail>;
 
 /** business.md: a wallet adjustment or a withdrawal approval above 10,000 (configurable) needs a second operator. */
 export const TWO_PERSON_ABOVE_DEFAULT = '10000';
+/**
+ * What one operator may move alone across all users in a platform day (issue 53 item 1): an
+ * adjustment or approval that would take their day's sum above it waits for a second operator, as
+ * one that would take a user's 24 hours above the two-person amount does.
+ */
+export const SOLO_DAILY_LIMIT_DEFAULT = '50000';
 
 const pageOf = (max: number, size: number) => ({
   page: z.coerce.number().int().min(1).default(1),
@@ -237,20 +243,27 @@ const levelLimit = z.strictObject({ day: moneyAmount, month: moneyAmount });
 export const consoleMoneySettings = z.object({
   /** Withdrawals below it need no review (0: all do). */
   autoApproveBelow: z.string(),
-  /** A wallet adjustment or withdrawal approval above it needs a second operator. */
+  /** A wallet adjustment or withdrawal approval above it needs a second operator, as do those one operator makes alone for one user within 24 hours once their sum passes it. */
   twoPersonAbove: z.string(),
+  /** What one operator moves alone across all users in a platform day; past it, a second operator. */
+  soloDailyLimit: z.string(),
   /** Per user level, over a rolling 24 hours and 30 days. */
   limits: z.record(z.enum(USER_LEVELS), z.object({ day: z.string(), month: z.string() })),
 });
 export type ConsoleMoneySettings = z.infer<typeof consoleMoneySettings>;
 
 /** POST console/api/settings/money: all of it at once, as the form shows it. */
-export const consoleMoneySettingsBody = z.strictObject({
-  autoApproveBelow: moneyOrZero,
-  twoPersonAbove: moneyOrZero,
-  limits: z.strictObject(Object.fromEntries(USER_LEVELS.map((l) => [l, levelLimit])) as Record<(typeof USER_LEVELS)[number], typeof levelLimit>),
-  reason,
-});
+export const consoleMoneySettingsBody = z
+  .strictObject({
+    autoApproveBelow: moneyOrZero,
+    twoPersonAbove: moneyOrZero,
+    /** Left out: unchanged. */
+    soloDailyLimit: moneyOrZero.optional(),
+    limits: z.strictObject(Object.fromEntries(USER_LEVELS.map((l) => [l, levelLimit])) as Record<(typeof USER_LEVELS)[number], typeof levelLimit>),
+    reason,
+  })
+  // Withdrawals below the automatic amount are reviewed by nobody: never more than one operator may pass alone.
+  .refine((b) => (parseMoney(b.autoApproveBelow) ?? 0n) <= (parseMoney(b.twoPersonAbove) ?? 0n), { error: 'validation.autoApproveAboveTwoPerson', path: ['autoApproveBelow'] });
 export type ConsoleMoneySettingsBody = z.input<typeof consoleMoneySettingsBody>;
 
 /** open: waiting for review or being paid. */

@@ -1572,6 +1572,35 @@ export const operatorApprovals = pgTable(
 );
 
 /**
+ * What one operator moved alone (issue 53 item 1): a direct wallet adjustment or a withdrawal
+ * approved without a second operator, written in the movement's transaction. Summed per user over
+ * 24 hours and per platform day against `twoPersonAbove` and `soloDailyLimit`.
+ */
+export const operatorSoloMoves = pgTable(
+  'operator_solo_moves',
+  {
+    id: id(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    /** Micro-Lightning moved (without sign). */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** wallet.adjust | withdraw.approve */
+    kind: text('kind').notNull(),
+    /** The adjustment's idempotency key or `withdraw:<id>`: a replay is not counted twice. */
+    moveKey: text('move_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('operator_solo_moves_key').on(t.operatorId, t.moveKey),
+    index('operator_solo_moves_operator_at').on(t.operatorId, t.createdAt),
+    check('operator_solo_moves_kind', sql`${t.kind} in ('wallet.adjust', 'withdraw.approve')`),
+    check('operator_solo_moves_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
  * The drift monitor's shadow backtest of a robot (issue 33): where it has got to (`cursor`, the
  * open time of the last 1m candle stepped), built from `spec` (strategy, parameters, instrument,
  * capital, leverage, first candle; another spec starts it again), with its balance and equity.

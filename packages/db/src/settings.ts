@@ -11,6 +11,8 @@ export const SETTING_KEYS = {
   withdrawLimits: 'withdraw.limits',
   /** `{amount}`: a wallet adjustment or withdrawal approval above it (a decimal string) needs a second operator. */
   twoPersonAbove: 'console.twoPersonAbove',
+  /** `{amount}`: what one operator moves alone across all users in a platform day (a decimal string). */
+  soloDailyLimit: 'console.soloDailyLimit',
 } as const;
 
 export async function getSetting<T>(db: Database, key: string): Promise<T | undefined> {

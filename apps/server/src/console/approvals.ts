@@ -56,6 +56,16 @@ export async function requestAdjustApproval(db: Database, operatorId: number, a:
   return Number(existing.id);
 }
 
+/** Whether this operator asked for an adjustment's approval under `key` before. */
+export async function adjustApprovalAsked(db: Pick<Database, 'execute'>, operatorId: number, key: string): Promise<boolean> {
+  return rowsOf(await db.execute(sql`select 1 from operator_approvals where requested_by = ${operatorId} and request_key = ${key}`)).length > 0;
+}
+
+/** Whether a withdrawal's approval waits for a second operator. */
+export async function withdrawApprovalPending(db: Pick<Database, 'execute'>, withdrawalId: number): Promise<boolean> {
+  return rowsOf(await db.execute(sql`select 1 from operator_approvals where kind = 'withdraw.approve' and object_id = ${withdrawalId} and status = 'pending'`)).length > 0;
+}
+
 /**
  * The first operator's approval of a big withdrawal: one pending approval per withdrawal (a unique
  * index). Answers the pending one and who asked for it — when that is another operator, their
@@ -82,6 +92,41 @@ export async function requestWithdrawApproval(db: Database, operatorId: number, 
     return { id: Number(again.id), requestedBy: operatorId };
   }
   return { id: Number(pending.id), requestedBy: Number(pending.requested_by) };
+}
+
+/**
+ * Whether one more move of `amount` for `userId` by this operator alone stays within what one
+ * person may move (issue 53 item 1): their moves for that user within 24 hours, this one included,
+ * at most the two-person amount, and all of theirs in the platform day at most `soloDailyLimit`.
+ * Locks the operator's row first, so two of their requests at once are counted one after the
+ * other; call it in the movement's transaction, which records the move (`recordSoloMove`).
+ */
+export async function soloMoveAllowed(
+  tx: Pick<Database, 'execute'>,
+  move: { operatorId: number; userId: number; amount: bigint },
+  limits: { twoPersonAbove: bigint; soloDailyLimit: bigint; timeZone: string },
+): Promise<boolean> {
+  await tx.execute(sql`select id from operators where id = ${move.operatorId} for update`);
+  const [sums] = rowsOf<{ user_day: string; platform_day: string }>(
+    await tx.execute(sql`select
+        coalesce(sum(amount) filter (where user_id = ${move.userId} and created_at > now() - interval '24 hours'), 0)::text as user_day,
+        coalesce(sum(amount) filter (where created_at >= date_trunc('day', now() at time zone ${limits.timeZone}) at time zone ${limits.timeZone}), 0)::text as platform_day
+      from operator_solo_moves where operator_id = ${move.operatorId} and created_at > now() - interval '48 hours'`),
+  );
+  return BigInt(sums.user_day) + move.amount <= limits.twoPersonAbove && BigInt(sums.platform_day) + move.amount <= limits.soloDailyLimit;
+}
+
+export type SoloMoveKind = 'wallet.adjust' | 'withdraw.approve';
+
+/** Whether this operator's move under `key` was made already (a replay is answered, not counted again). */
+export async function soloMoveMade(tx: Pick<Database, 'execute'>, operatorId: number, key: string): Promise<boolean> {
+  return rowsOf(await tx.execute(sql`select 1 from operator_solo_moves where operator_id = ${operatorId} and move_key = ${key}`)).length > 0;
+}
+
+/** Records a move one operator made alone, in the movement's transaction. */
+export async function recordSoloMove(tx: Pick<Database, 'execute'>, move: { operatorId: number; userId: number; amount: bigint; kind: SoloMoveKind; key: string }): Promise<void> {
+  await tx.execute(sql`insert into operator_solo_moves (operator_id, user_id, amount, kind, move_key)
+      values (${move.operatorId}, ${move.userId}, ${move.amount.toString()}::bigint, ${move.kind}, ${move.key}) on conflict do nothing`);
 }
 
 export type Decision = { approve: true } | { approve: false; note: string };

@@ -30,8 +30,8 @@ import { rowsOf, sql } from '@lq/db';
 import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { approveWithdrawal, payoutChainsOf, recordManualPayout, rejectWithdrawal } from '../withdrawals';
-import { InsufficientFundsError, twoPersonAbove } from '../wallet';
-import { approvalsOf, cancelWithdrawApprovals, decideApproval, requestWithdrawApproval } from './approvals';
+import { InsufficientFundsError, soloDailyLimit, twoPersonAbove } from '../wallet';
+import { approvalsOf, cancelWithdrawApprovals, decideApproval, recordSoloMove, requestWithdrawApproval, soloMoveAllowed, withdrawApprovalPending } from './approvals';
 import { depositsForConsole, moneySettingsOf, setMoneySettings, withdrawalsForConsole } from './money';
 import type { ConsoleAudit } from './routes';
 
@@ -53,9 +53,9 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
   }
 
   const withdrawalState = async (id: number) => {
-    const [w] = rowsOf<{ status: WithdrawState; amount: string }>(await deps.db.execute(sql`select status, amount::text as amount from withdrawals where id = ${id}`));
+    const [w] = rowsOf<{ status: WithdrawState; amount: string; user_id: string }>(await deps.db.execute(sql`select status, amount::text as amount, user_id::text as user_id from withdrawals where id = ${id}`));
     if (!w) throw new AppError('NOT_FOUND', {}, 'id');
-    return { state: w.status, amount: BigInt(w.amount) };
+    return { state: w.status, amount: BigInt(w.amount), userId: Number(w.user_id) };
   };
 
   r.get(
@@ -77,22 +77,33 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
       return audited(req, 'withdrawals.approve', object, {}, async () => {
         const w = await withdrawalState(id);
         if (w.state !== 'pendingReview') throw new AppError('WITHDRAW_STATE', { state: w.state }, 'id');
-        if (w.amount > (await twoPersonAbove(deps.db))) {
-          const me = req.operator!.operatorId;
-          const approval = await requestWithdrawApproval(deps.db, me, { id, amount: w.amount }, `withdrawal ${id}: ${formatMoney(w.amount)}`);
-          if (approval.requestedBy === me) {
-            await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'pendingReview', approval: approval.id, waiting: 'second operator' } });
-            return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id });
-          }
-          // Another operator asked first: this is the second approval.
-          const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true });
-          if (decided.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: decided.withdrawalGone }, 'id');
-          await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'processing', approval: approval.id } });
-          return ok(req, { id, state: 'processing' as const, approvalId: null });
+        const me = req.operator!.operatorId;
+        const two = await twoPersonAbove(deps.db);
+        const limits = { twoPersonAbove: two, soloDailyLimit: await soloDailyLimit(deps.db), timeZone: deps.config.PLATFORM_TIMEZONE };
+        // Let through alone, counted among what this operator moved alone and audited, in one
+        // transaction; null when it would take their sums past what one person may move (issue 53
+        // item 1), or another operator asked for this one's approval first.
+        const alone =
+          w.amount > two || (await withdrawApprovalPending(deps.db, id))
+            ? null
+            : await deps.db.transaction(async (tx) => {
+                if (!(await soloMoveAllowed(tx, { operatorId: me, userId: w.userId, amount: w.amount }, limits))) return null;
+                const done = await approveWithdrawal(tx, id, req.operator!.mail);
+                await recordSoloMove(tx, { operatorId: me, userId: w.userId, amount: w.amount, kind: 'withdraw.approve', key: `withdraw:${id}` });
+                await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: done.state }, db: tx });
+                return done;
+              });
+        if (alone) return ok(req, { id, state: alone.state, approvalId: null });
+        const approval = await requestWithdrawApproval(deps.db, me, { id, amount: w.amount }, `withdrawal ${id}: ${formatMoney(w.amount)}`);
+        if (approval.requestedBy === me) {
+          await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'pendingReview', approval: approval.id, waiting: 'second operator' } });
+          return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id });
         }
-        const done = await approveWithdrawal(deps.db, id, req.operator!.mail);
-        await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: done.state } });
-        return ok(req, { id, state: done.state, approvalId: null });
+        // Another operator asked first: this is the second approval.
+        const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true });
+        if (decided.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: decided.withdrawalGone }, 'id');
+        await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'processing', approval: approval.id } });
+        return ok(req, { id, state: 'processing' as const, approvalId: null });
       });
     },
   );

@@ -49,8 +49,8 @@ async function withdrawal(u: RegisteredUser, amount: string, network = 'BEP20', 
 const balanceOf = async (u: RegisteredUser) => data<{ balanceWallet: string }>(await t.call('GET', '/user/api/wallet/info', { token: u.token })).balanceWallet;
 
 const LIMITS = { none: { day: '2000', month: '20000' }, VIP1: { day: '10000', month: '100000' }, VIP2: { day: '50000', month: '500000' }, VIP3: { day: '200000', month: '2000000' }, VIP4: { day: '200000', month: '2000000' }, VIP5: { day: '200000', month: '2000000' } };
-async function setSettings(op: Op, over: { autoApproveBelow?: string; twoPersonAbove?: string } = {}) {
-  const res = await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', limits: LIMITS, reason: 'test set-up', ...over });
+async function setSettings(op: Op, over: { autoApproveBelow?: string; twoPersonAbove?: string; soloDailyLimit?: string } = {}) {
+  const res = await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', soloDailyLimit: '50000', limits: LIMITS, reason: 'test set-up', ...over });
   expect(res.statusCode, res.body).toBe(200);
   return data<ConsoleMoneySettings>(res);
 }
@@ -215,11 +215,62 @@ describe('two people for big money', () => {
     expect(await balanceOf(u)).toBe(`${400 - 103 - 93}.000000`);
   });
 
+  it('split into small ones, what one operator moves alone waits as a big one would: per user in 24 hours, across users in the platform day', async () => {
+    const [a, b, c, d] = [await signedIn(), await signedIn(), await signedIn(), await signedIn()];
+    await setSettings(a, { twoPersonAbove: '100', soloDailyLimit: '250' });
+    const adjust = (op: Op, userId: number, amount: string, key: string, direction = 'credit') =>
+      call(op, 'POST', '/users/adjust', { userId, wallet: 'balance', direction, amount, reason: 'goodwill', idempotencyKey: `solo-sums-${key}` });
+    const u1 = await registeredUserWithId(t);
+    // Two credits of 40 at once; the third would make 120 for this user within 24 hours: it waits.
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-1')).entryId).toEqual(expect.any(Number));
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-2')).entryId).toEqual(expect.any(Number));
+    const third = data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-3'));
+    expect(third).toMatchObject({ entryId: null, approvalId: expect.any(Number) as number });
+    // A replay answers what its key did (posted, or waiting), whatever the sums are now.
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-1'))).toMatchObject({ replayed: true, approvalId: null });
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-3')).approvalId).toBe(third.approvalId);
+    // A debit counts as well (money moved either way): 80 + 20 fits, then nothing more for this user.
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '20', 'split-debit', 'debit')).entryId).toEqual(expect.any(Number));
+    expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '0.000001', 'split-tiny')).approvalId).toEqual(expect.any(Number));
+    expect(await balanceOf(u1)).toBe('60.000000');
+    // Across users: a's platform day holds 100 already; 90 and 60 fit the 250, one micro more waits.
+    const [u2, u3, u4] = [await registeredUserWithId(t), await registeredUserWithId(t), await registeredUserWithId(t)];
+    expect(data<ConsoleAdjustResult>(await adjust(a, u2.id, '90', 'day-1')).entryId).toEqual(expect.any(Number));
+    expect(data<ConsoleAdjustResult>(await adjust(a, u3.id, '60', 'day-2')).entryId).toEqual(expect.any(Number));
+    const over = data<ConsoleAdjustResult>(await adjust(a, u4.id, '1', 'day-3'));
+    expect(over.approvalId).toEqual(expect.any(Number));
+    // A second operator's approval posts it (and is not counted as anyone's solo move).
+    expect((await call(b, 'POST', '/approvals/approve', { id: over.approvalId })).statusCode).toBe(200);
+    expect(await balanceOf(u4)).toBe('1.000000');
+    const [counted] = await t.database.exec<{ n: number }>(`select count(*)::int as n from operator_solo_moves where user_id = $1`, [u4.id]);
+    expect(counted.n).toBe(0);
+    // Each solo movement's audit row was written with it.
+    const [audited] = await t.database.exec<{ n: number }>(`select count(*)::int as n from audit_log where action = 'users.adjust' and object_id = $1 and after ? 'entry'`, [String(u2.id)]);
+    expect(audited.n).toBe(1);
+
+    // Withdrawals approved alone: 40 and 40 for one user, the third waits for a second operator.
+    const u5 = await payingUser(t, 400_000_000n);
+    const ids = [await withdrawal(u5, '40'), await withdrawal(u5, '40'), await withdrawal(u5, '40')];
+    expect(data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[0] })).state).toBe('processing');
+    expect(data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[1] })).state).toBe('processing');
+    const waiting = data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[2] }));
+    expect(waiting).toMatchObject({ state: 'pendingReview', approvalId: expect.any(Number) as number });
+    // Another operator approving it is the second approval, not a solo one of their own.
+    expect(data<ConsoleWithdrawApproved>(await call(d, 'POST', '/withdrawals/approve', { id: ids[2] }))).toEqual({ id: ids[2], state: 'processing', approvalId: null });
+
+    // Two of one operator's requests at once are counted one after the other: one posts, one waits.
+    const u6 = await registeredUserWithId(t);
+    const both = (await Promise.all([adjust(d, u6.id, '60', 'race-1'), adjust(d, u6.id, '60', 'race-2')])).map((r) => data<ConsoleAdjustResult>(r));
+    expect(both.map((r) => (r.entryId === null ? 'waits' : 'posted')).sort()).toEqual(['posted', 'waits']);
+    expect(await balanceOf(u6)).toBe('60.000000');
+    await setSettings(a);
+  });
+
   it('the amounts are set together with a reason; each bad one is named', async () => {
     const op = await signedIn();
     const before = data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money'));
     const set = await setSettings(op, { autoApproveBelow: '25.5', twoPersonAbove: '5000' });
-    expect(set).toMatchObject({ autoApproveBelow: '25.500000', twoPersonAbove: '5000.000000', limits: { VIP1: { day: '10000.000000', month: '100000.000000' } } });
+    expect(set).toMatchObject({ autoApproveBelow: '25.500000', twoPersonAbove: '5000.000000', soloDailyLimit: '50000.000000', limits: { VIP1: { day: '10000.000000', month: '100000.000000' } } });
     const bad = async (over: Record<string, unknown>) => {
       const res = await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', limits: LIMITS, reason: 'x', ...over });
       return [res.statusCode, data<{ field?: string }>(res)?.field];
@@ -229,6 +280,9 @@ describe('two people for big money', () => {
     expect((await bad({ limits: { ...LIMITS, VIP2: { day: '0', month: '1' } } }))[0]).toBe(422);
     expect((await bad({ limits: { none: LIMITS.none } }))[0]).toBe(422);
     expect(await bad({ reason: '' })).toEqual([422, 'reason']);
+    // Withdrawals below the automatic amount pass reviewed by nobody: never above the two-person amount.
+    expect(await bad({ autoApproveBelow: '10000.000001' })).toEqual([422, 'autoApproveBelow']);
+    expect(await bad({ soloDailyLimit: '-5' })).toEqual([422, 'soloDailyLimit']);
     const [row] = await t.database.exec<{ before: ConsoleMoneySettings; after: ConsoleMoneySettings; detail: unknown }>(
       `select before, after, detail from audit_log where action = 'settings.money' and actor = $1 order by id desc limit 1`,
       [op.mail],

@@ -20,7 +20,7 @@ import {
 import type { z } from 'zod';
 import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { autoApproveBelow, setAutoApproveBelow, setWithdrawLimit, withdrawLimitsByLevel } from '../withdrawals';
-import { setTwoPersonAbove, twoPersonAbove } from '../wallet';
+import { setSoloDailyLimit, setTwoPersonAbove, soloDailyLimit, twoPersonAbove } from '../wallet';
 
 type Runner = Pick<Database, 'execute'>;
 const MONEY_ORDER = (t: string): Record<'id' | '-id' | 'amount' | '-amount', SQL> => ({
@@ -182,6 +182,7 @@ export async function moneySettingsOf(db: Database): Promise<ConsoleMoneySetting
   return {
     autoApproveBelow: formatMoney(await autoApproveBelow(db)),
     twoPersonAbove: formatMoney(await twoPersonAbove(db)),
+    soloDailyLimit: formatMoney(await soloDailyLimit(db)),
     limits: Object.fromEntries(USER_LEVELS.map((l) => [l, { day: formatMoney(limits[l].day), month: formatMoney(limits[l].month) }])) as ConsoleMoneySettings['limits'],
   };
 }
@@ -192,6 +193,7 @@ export async function setMoneySettings(db: Database, body: ConsoleMoneySettingsB
     const before = await moneySettingsOf(tx);
     await setAutoApproveBelow(tx, parseMoney(body.autoApproveBelow)!);
     await setTwoPersonAbove(tx, parseMoney(body.twoPersonAbove)!);
+    if (body.soloDailyLimit !== undefined) await setSoloDailyLimit(tx, parseMoney(body.soloDailyLimit)!);
     for (const level of USER_LEVELS) {
       await setWithdrawLimit(tx, level, { day: parseMoney(body.limits[level].day)!, month: parseMoney(body.limits[level].month)! });
     }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, auditList, auditQuery, consoleAdjustBody, consoleAdjustResult, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
 import { z } from 'zod';
+import type { Database } from '@lq/db';
 import { recordAudit } from '../platform/audit';
 import { tokenFromHeader } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
@@ -14,8 +15,8 @@ import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
 import { grantEntitlement, grantsOf, ownedOf } from '../benefits';
 import { setUserFrozen, setUserLevel } from '../users';
-import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, twoPersonAbove, userBalances } from '../wallet';
-import { requestAdjustApproval } from './approvals';
+import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, soloDailyLimit, twoPersonAbove, userBalances } from '../wallet';
+import { adjustApprovalAsked, recordSoloMove, requestAdjustApproval, soloMoveAllowed, soloMoveMade } from './approvals';
 import { moneyRoutes } from './money-routes';
 import { settingsRoutes } from './settings-routes';
 import { noticeRoutes } from './notice-routes';
@@ -42,7 +43,16 @@ declare module 'fastify' {
 export type ConsoleAudit = (
   req: FastifyRequest,
   action: string,
-  extra?: { objectType?: string; objectId?: string | number; before?: unknown; after?: unknown; detail?: unknown; outcome?: 'done' | 'refused' | 'failed' },
+  extra?: {
+    objectType?: string;
+    objectId?: string | number;
+    before?: unknown;
+    after?: unknown;
+    detail?: unknown;
+    outcome?: 'done' | 'refused' | 'failed';
+    /** The movement's transaction: the row commits with it or not at all. */
+    db?: Pick<Database, 'execute'>;
+  },
 ) => Promise<unknown>;
 
 /** Method and URL of every console route, as registered (the tests walk them all). */
@@ -73,8 +83,8 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
     if (!until || until.getTime() <= Date.now()) throw new AppError('SECOND_FACTOR_REQUIRED');
   });
 
-  const audit: ConsoleAudit = (req, action, extra = {}) =>
-    recordAudit(deps.db, { source: 'console', operatorId: req.operator?.operatorId ?? null, actor: req.operator?.mail ?? 'unknown', action, ...extra });
+  const audit: ConsoleAudit = (req, action, { db, ...extra } = {}) =>
+    recordAudit(db ?? deps.db, { source: 'console', operatorId: req.operator?.operatorId ?? null, actor: req.operator?.mail ?? 'unknown', action, ...extra });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const sessionOf = (auth: Pick<OperatorAuth, 'expiresAt' | 'secondFactorAt'>, token: string) => ({
@@ -218,36 +228,53 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
       const b = req.body;
       const micro = parseMoney(b.amount)!;
       const amount = b.direction === 'credit' ? micro : -micro;
+      const operatorId = req.operator!.operatorId;
       const before = (await userBalances(deps.db, b.userId))[b.wallet];
-      // Above the two-person amount it waits for a second operator (the approvals screen).
-      if (micro > (await twoPersonAbove(deps.db))) {
-        const approvalId = await requestAdjustApproval(deps.db, req.operator!.operatorId, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: b.idempotencyKey });
-        await audit(req, 'users.adjust', {
-          objectType: 'user',
-          objectId: b.userId,
-          before: { wallet: b.wallet, available: formatMoney(before.available) },
-          after: { approval: approvalId, status: 'pending', amount: formatMoney(amount) },
-          detail: { reason: b.reason },
-        });
-        return ok(req, { entryId: null, replayed: false, available: formatMoney(before.available), approvalId });
-      }
-      try {
-        // The key is the operator's: two operators' keys never meet.
-        const entry = await adjustWallet(deps.db, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: `console:${req.operator!.operatorId}:${b.idempotencyKey}` });
-        const after = (await userBalances(deps.db, b.userId))[b.wallet];
-        await audit(req, 'users.adjust', {
-          objectType: 'user',
-          objectId: b.userId,
-          before: { wallet: b.wallet, available: formatMoney(before.available) },
-          after: { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed },
-          detail: { reason: b.reason },
-        });
-        return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available), approvalId: null });
-      } catch (e) {
-        if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
-        if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
-        throw e;
-      }
+      const two = await twoPersonAbove(deps.db);
+      const limits = { twoPersonAbove: two, soloDailyLimit: await soloDailyLimit(deps.db), timeZone: deps.config.PLATFORM_TIMEZONE };
+      // The key is the operator's: two operators' keys never meet.
+      const ledgerKey = `console:${operatorId}:${b.idempotencyKey}`;
+      const posted = async () => {
+        try {
+          // Posted, counted among what this operator moved alone, and audited in one transaction;
+          // null when this one would take their sums past what one person may move.
+          return await deps.db.transaction(async (tx) => {
+            const replay = await soloMoveMade(tx, operatorId, ledgerKey);
+            if (!replay && !(await soloMoveAllowed(tx, { operatorId, userId: b.userId, amount: micro }, limits))) return null;
+            const entry = await adjustWallet(tx, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: ledgerKey });
+            if (!entry.replayed) await recordSoloMove(tx, { operatorId, userId: b.userId, amount: micro, kind: 'wallet.adjust', key: ledgerKey });
+            const after = (await userBalances(tx, b.userId))[b.wallet];
+            await audit(req, 'users.adjust', {
+              objectType: 'user',
+              objectId: b.userId,
+              before: { wallet: b.wallet, available: formatMoney(before.available) },
+              after: { wallet: b.wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed },
+              detail: { reason: b.reason },
+              db: tx,
+            });
+            return ok(req, { entryId: entry.id, replayed: entry.replayed, available: formatMoney(after.available), approvalId: null });
+          });
+        } catch (e) {
+          if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'amount');
+          if (e instanceof IdempotencyConflictError) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 'idempotencyKey');
+          throw e;
+        }
+      };
+      // Above the two-person amount, or past what this operator may move alone (for this user in 24
+      // hours, or in the platform day), it waits for a second operator (the approvals screen).
+      // A key that asked for an approval before answers that approval, whatever the sums are now.
+      const asked = micro > two || (await adjustApprovalAsked(deps.db, operatorId, b.idempotencyKey));
+      const done = asked ? null : await posted();
+      if (done) return done;
+      const approvalId = await requestAdjustApproval(deps.db, operatorId, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: b.idempotencyKey });
+      await audit(req, 'users.adjust', {
+        objectType: 'user',
+        objectId: b.userId,
+        before: { wallet: b.wallet, available: formatMoney(before.available) },
+        after: { approval: approvalId, status: 'pending', amount: formatMoney(amount), waitsFor: micro > two ? 'the two-person amount' : 'what one operator moves alone' },
+        detail: { reason: b.reason },
+      });
+      return ok(req, { entryId: null, replayed: false, available: formatMoney(before.available), approvalId });
     },
   );
 

@@ -1,7 +1,7 @@
 // Wallet info, records, the rebate → balance transfer and operator adjustments, on the ledger.
 import { randomUUID } from 'node:crypto';
 import { getSetting, rowsOf, setSetting, SETTING_KEYS, sql, type Database } from '@lq/db';
-import { AppError, formatMoney, parseMoney, TWO_PERSON_ABOVE_DEFAULT, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
+import { AppError, formatMoney, parseMoney, TWO_PERSON_ABOVE_DEFAULT, SOLO_DAILY_LIMIT_DEFAULT, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
 import { dayOf, dayStart } from '../platform/windows';
 import { IdempotencyConflictError, InsufficientFundsError, postEntry, rebateToBalance, userBalances, type EntryResult } from './ledger';
 
@@ -131,4 +131,15 @@ export async function twoPersonAbove(db: Database): Promise<bigint> {
 export async function setTwoPersonAbove(db: Database, amount: bigint): Promise<void> {
   if (amount < 0n) throw new RangeError('the amount may not be negative');
   await setSetting(db, SETTING_KEYS.twoPersonAbove, { amount: formatMoney(amount) });
+}
+
+/** What one operator moves alone across all users in a platform day (micro-Lightning). Default 50,000. */
+export async function soloDailyLimit(db: Database): Promise<bigint> {
+  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.soloDailyLimit);
+  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? parseMoney(SOLO_DAILY_LIMIT_DEFAULT)!;
+}
+
+export async function setSoloDailyLimit(db: Database, amount: bigint): Promise<void> {
+  if (amount < 0n) throw new RangeError('the amount may not be negative');
+  await setSetting(db, SETTING_KEYS.soloDailyLimit, { amount: formatMoney(amount) });
 }

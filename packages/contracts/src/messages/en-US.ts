@@ -191,6 +191,7 @@ export const enUS = {
   'validation.moneyFormat': '{field} must be an amount with at most 6 decimal places',
   'validation.moneyPositive': '{field} must be greater than 0',
   'validation.moneyTooLarge': '{field} is larger than any wallet can hold',
+  'validation.autoApproveAboveTwoPerson': '{field} may not be above the two-person amount (withdrawals above it would be approved by nobody)',
   'validation.moneyCents': '{field} can have at most 2 decimal places (a card is charged in cents)',
   'validation.idempotencyKeyFormat': '{field} may only contain letters, digits and _ . : -',
   'validation.invalidLocale': '{field} is not a supported language',

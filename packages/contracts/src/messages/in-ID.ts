@@ -194,6 +194,7 @@ export const inID: Messages = {
   'validation.moneyFormat': '{field} harus berupa jumlah dengan paling banyak 6 angka desimal',
   'validation.moneyPositive': '{field} harus lebih besar dari 0',
   'validation.moneyTooLarge': '{field} lebih besar dari yang dapat ditampung dompet mana pun',
+  'validation.autoApproveAboveTwoPerson': '{field} tidak boleh melebihi jumlah dua orang (penarikan di atasnya akan disetujui tanpa siapa pun)',
   'validation.moneyCents': '{field} paling banyak 2 angka desimal (kartu ditagih dalam sen)',
   'validation.idempotencyKeyFormat': '{field} hanya boleh berisi huruf, angka, dan _ . : -',
   'validation.invalidLocale': '{field} bukan bahasa yang didukung',

@@ -193,6 +193,7 @@ export const jaJP: Messages = {
   'validation.moneyFormat': '{field} は小数点以下 6 桁までの金額で入力してください',
   'validation.moneyPositive': '{field} は 0 より大きくしてください',
   'validation.moneyTooLarge': '{field} はウォレットが保持できる額を超えています',
+  'validation.autoApproveAboveTwoPerson': '{field} は二人承認の金額を超えられません（超える出金が誰にも承認されずに通るため）',
   'validation.moneyCents': '{field} は小数点以下 2 桁までにしてください（カードはセント単位で請求されます）',
   'validation.idempotencyKeyFormat': '{field} に使えるのは英数字と _ . : - のみです',
   'validation.invalidLocale': '{field} は対応している言語ではありません',

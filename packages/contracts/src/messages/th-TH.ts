@@ -188,6 +188,7 @@ export const thTH: Messages = {
   'validation.moneyFormat': '{field} ต้องเป็นจำนวนเงินที่มีทศนิยมไม่เกิน 6 ตำแหน่ง',
   'validation.moneyPositive': '{field} ต้องมากกว่า 0',
   'validation.moneyTooLarge': '{field} มากเกินกว่าที่กระเป๋าเงินใดจะเก็บได้',
+  'validation.autoApproveAboveTwoPerson': '{field} ต้องไม่เกินยอดที่ต้องใช้สองคน (การถอนที่เกินจะผ่านโดยไม่มีใครอนุมัติ)',
   'validation.moneyCents': '{field} มีทศนิยมได้ไม่เกิน 2 ตำแหน่ง (บัตรเรียกเก็บเป็นเซนต์)',
   'validation.idempotencyKeyFormat': '{field} ใช้ได้เฉพาะตัวอักษร ตัวเลข และ _ . : -',
   'validation.invalidLocale': '{field} ไม่ใช่ภาษาที่รองรับ',

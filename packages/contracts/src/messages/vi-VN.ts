@@ -189,6 +189,7 @@ export const viVN: Messages = {
   'validation.moneyFormat': '{field} phải là số tiền có tối đa 6 chữ số thập phân',
   'validation.moneyPositive': '{field} phải lớn hơn 0',
   'validation.moneyTooLarge': '{field} lớn hơn mức bất kỳ ví nào có thể giữ',
+  'validation.autoApproveAboveTwoPerson': '{field} không được vượt mức cần hai người (các lệnh rút trên mức đó sẽ không ai duyệt)',
   'validation.moneyCents': '{field} chỉ được có tối đa 2 chữ số thập phân (thẻ được tính theo cent)',
   'validation.idempotencyKeyFormat': '{field} chỉ được chứa chữ cái, chữ số và _ . : -',
   'validation.invalidLocale': '{field} không phải ngôn ngữ được hỗ trợ',

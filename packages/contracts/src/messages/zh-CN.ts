@@ -188,6 +188,7 @@ export const zhCN: Messages = {
   'validation.moneyFormat': '{field} 必须是最多 6 位小数的金额',
   'validation.moneyPositive': '{field} 必须大于 0',
   'validation.moneyTooLarge': '{field} 超出了钱包可容纳的最大金额',
+  'validation.autoApproveAboveTwoPerson': '{field} 不得高于双人复核金额（否则高于该金额的提现将无人审核）',
   'validation.moneyCents': '{field} 最多 2 位小数（银行卡按分扣款）',
   'validation.idempotencyKeyFormat': '{field} 只能包含字母、数字和 _ . : -',
   'validation.invalidLocale': '{field} 不是支持的语言',

@@ -188,6 +188,7 @@ export const zhTW: Messages = {
   'validation.moneyFormat': '{field} 必須是最多 6 位小數的金額',
   'validation.moneyPositive': '{field} 必須大於 0',
   'validation.moneyTooLarge': '{field} 超出了錢包可容納的最大金額',
+  'validation.autoApproveAboveTwoPerson': '{field} 不得高於雙人複核金額（否則高於該金額的提領將無人審核）',
   'validation.moneyCents': '{field} 最多 2 位小數（銀行卡按分扣款）',
   'validation.idempotencyKeyFormat': '{field} 只能包含字母、數字和 _ . : -',
   'validation.invalidLocale': '{field} 不是支援的語言',

@@ -291,6 +291,7 @@ function MoneySettingsForm({ settings }: { settings: ConsoleMoneySettings }) {
   const defaults: ConsoleMoneySettingsBody = {
     autoApproveBelow: typed(settings.autoApproveBelow),
     twoPersonAbove: typed(settings.twoPersonAbove),
+    soloDailyLimit: typed(settings.soloDailyLimit),
     limits: Object.fromEntries(USER_LEVELS.map((l) => [l, { day: typed(settings.limits[l].day), month: typed(settings.limits[l].month) }])) as ConsoleMoneySettingsBody['limits'],
     reason: '',
   };
@@ -303,6 +304,7 @@ function MoneySettingsForm({ settings }: { settings: ConsoleMoneySettings }) {
     <form className="form" onSubmit={form.onSubmit} noValidate data-testid="money-settings-form">
       <TextField label={t('settings.autoApproveBelow')} hint={t('settings.autoApproveHint')} inputMode="decimal" maxLength={24} data-testid="settings-auto" error={form.errorOf('autoApproveBelow')} {...form.register('autoApproveBelow')} />
       <TextField label={t('settings.twoPersonAbove')} hint={t('settings.twoPersonHint')} inputMode="decimal" maxLength={24} data-testid="settings-two-person" error={form.errorOf('twoPersonAbove')} {...form.register('twoPersonAbove')} />
+      <TextField label={t('settings.soloDailyLimit')} hint={t('settings.soloDailyHint')} inputMode="decimal" maxLength={24} data-testid="settings-solo-daily" error={form.errorOf('soloDailyLimit')} {...form.register('soloDailyLimit')} />
       <fieldset className="cs-fieldset">
         <legend>{t('settings.limits')}</legend>
         <p className="cs-hint">{t('settings.limitsHint')}</p>
