@@ -134,6 +134,8 @@ export const ERRORS = {
   AGREEMENT_VERSION: { code: 'A0383', status: 409 },
   BENEFIT_STATE: { code: 'A0384', status: 409 },
   ACCOUNT_NOT_RELEASABLE: { code: 'A0385', status: 409 },
+  // referrals: rates that would pay out more than the cap of a payment
+  REBATE_RATES_OVER_CAP: { code: 'A0386', status: 422 },
   // notifications
   TELEGRAM_CLOSED: { code: 'A0390', status: 409 },
   NOTIFY_MAIL_REQUIRED: { code: 'A0391', status: 409 },

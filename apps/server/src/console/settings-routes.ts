@@ -79,7 +79,7 @@ export function settingsRoutes(app: FastifyInstance, deps: PlatformDeps, audit: 
     async (req) => {
       const before = { rates: await ratesOf(deps.db), dividendRate: await dividendRateOf(deps.db) };
       await deps.db.transaction(async (tx) => {
-        await setRates(tx, req.body.rates);
+        await setRates(tx, req.body.rates, deps.config.REBATE_PAYOUT_MAX_BP);
         await setDividendRate(tx, req.body.dividendRate);
       });
       const after = await businessSettingsOf(deps.db);

@@ -55,6 +55,15 @@ describe('business settings', () => {
     expect(await bad('/settings/vip', { thresholds: { ...vip, VIP3: { match: 'most', conditions: vip.VIP1.conditions } }, reason: 'x' })).toEqual([422, 'thresholds']);
     expect(await bad('/settings/rebates', { rates: { ...rates, VIP2: 10_001 }, dividendRate: 0, reason: 'x' })).toEqual([422, 'rates']);
     expect(await bad('/settings/rebates', { rates, dividendRate: 10_001, reason: 'x' })).toEqual([422, 'dividendRate']);
+    // Rates that could pay more than came in (issue 53 item 3): VIP1 at 100 % with a 100 % same-level
+    // share paid 200 for a payment of 100. The worst case (top rate + the share of it) is capped at 50 %.
+    const overCap = await call('/settings/rebates', { rates: { ...rates, VIP1: 10_000, sameLevelShare: 10_000 }, dividendRate: 0, reason: 'x' });
+    expect([overCap.statusCode, overCap.json<Envelope<{ field: string }>>().code, data<{ field: string }>(overCap).field]).toEqual([422, 'A0386', 'rates']);
+    expect(overCap.json<Envelope<null>>().msg).toMatch(/200 %.*50 %/);
+    // 49 % + 3 % of it is 50.47 %: refused; 45 % + 10 % of it is 49.5 %: taken.
+    expect(await bad('/settings/rebates', { rates: { ...rates, VIP5: 4900, sameLevelShare: 300 }, dividendRate: 150, reason: 'x' })).toEqual([422, 'rates']);
+    expect((await call('/settings/rebates', { rates: { ...rates, VIP5: 4500, sameLevelShare: 1000 }, dividendRate: 150, reason: 'at the cap' })).statusCode).toBe(200);
+    expect((await call('/settings/rebates', { rates, dividendRate: 150, reason: 'back' })).statusCode).toBe(200);
     expect(await bad('/settings/maintenance', { on: 'yes', reason: 'x' })).toEqual([422, 'on']);
     // Nothing changed by the refusals.
     expect(data<ConsoleBusinessSettings>(await call('/settings/business'))).toMatchObject({ prices: { unlock: '120.000000' }, rebates: { VIP2: DEFAULT_REBATE_RATES.VIP2 }, dividendRate: 150 });
@@ -63,7 +72,7 @@ describe('business settings', () => {
       `select action, before, after, detail from audit_log where object_type = 'settings' and actor = $1 order by id`,
       [op.mail],
     );
-    expect(rows.map((r) => r.action)).toEqual(['settings.prices', 'settings.vip', 'settings.rebates', 'settings.maintenance', 'settings.maintenance']);
+    expect(rows.map((r) => r.action)).toEqual(['settings.prices', 'settings.vip', 'settings.rebates', 'settings.maintenance', 'settings.maintenance', 'settings.rebates', 'settings.rebates']);
     expect(rows[0]).toMatchObject({ before: { unlock: '100.000000' }, after: { unlock: '120.000000' }, detail: { reason: 'new year pricing' } });
     expect(rows[2]).toMatchObject({ before: { dividendRate: start.dividendRate }, after: { dividendRate: 150 } });
     expect(rows[3]).toMatchObject({ before: { on: false }, after: { on: true } });

@@ -132,6 +132,12 @@ export const configSchema = z.object({
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** The reverse proxies whose X-Forwarded-For is believed: addresses/CIDRs or a hop count; unset: none. */
   TRUST_PROXY: trustProxy,
+  /**
+   * The most of a payment rebates may pay (basis points; 5000 = 50 %): rates whose worst case (the
+   * top rate plus the same-level share of it) pays more are refused. Set where the process is
+   * deployed, not in the console: the operators whose rates it bounds cannot raise it.
+   */
+  REBATE_PAYOUT_MAX_BP: z.coerce.number().int().min(0).max(10_000).default(5_000),
   /** Per-IP request budgets per minute on sensitive routes. */
   LOGIN_RATE_PER_MINUTE: positiveInt(30),
   CODE_RATE_PER_MINUTE: positiveInt(10),

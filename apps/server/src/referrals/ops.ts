@@ -1,5 +1,5 @@
 // Operator commands of the referrals area (wired into `npm run ops` by ops/).
-import { formatMoney, REBATE_LEVELS, rebateRates, VIP_MEASURES, VIP_TIERS, vipThresholds, type RebateRates, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
+import { AppError, formatMoney, translate, REBATE_LEVELS, rebateRates, VIP_MEASURES, VIP_TIERS, vipThresholds, type RebateRates, type VipMeasure, type VipThresholds, type VipTier } from '@lq/contracts';
 import { flags, OpsError, printTable, type OpsCommandSet } from '../platform/ops';
 import { dividendRateOf, setDividendRate, settleDividends } from './dividends';
 import { computeRankings } from './rankings';
@@ -97,7 +97,7 @@ export const REFERRAL_OPS: OpsCommandSet = {
     },
     'rebates:rates': {
       args: -1,
-      async run(db, args, out) {
+      async run(db, args, out, config) {
         const { positional, values } = flags(args, [...RATE_NAMES]);
         if (positional.length > 0) throw new OpsError('rebates:rates [--VIP1 20] …', 2);
         const current = await ratesOf(db.db);
@@ -108,7 +108,12 @@ export const REFERRAL_OPS: OpsCommandSet = {
         }
         const parsed = rebateRates.safeParse(next);
         if (!parsed.success) throw new OpsError(`not valid rates: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (0–100 %)`, 2);
-        await setRates(db.db, parsed.data);
+        try {
+          await setRates(db.db, parsed.data, config.REBATE_PAYOUT_MAX_BP);
+        } catch (e) {
+          if (e instanceof AppError && e.errorName === 'REBATE_RATES_OVER_CAP') throw new OpsError(`refused: ${translate('en-US', `errors.${e.errorName}`, e.params)}`, 2);
+          throw e;
+        }
         out('rates set; payments settled from now on use them');
         printRates(parsed.data, out);
       },

@@ -91,6 +91,8 @@ describe('rankings', () => {
     expect(await ops('rebates:rates', '--VIP1', '25')).toBe(0);
     expect(await ops('rebates:rates', '--VIP1', '101')).toBe(2);
     expect(await ops('rebates:rates', '--VIP1', 'x')).toBe(2);
+    // The shell is held to the same cap: 60 % alone pays more than half of a payment.
+    expect(await ops('rebates:rates', '--VIP5', '60')).toBe(2);
     expect((await t.call('GET', '/user/api/rebate/rules', { token: u.token })).json<Envelope<ReferralRules>>().data.rates.VIP1).toBe(2500);
     expect(await ops('rebates:rates', '--VIP1', '20')).toBe(0);
   });

@@ -7,7 +7,7 @@
 // already settled, or being settled by another run, is skipped), then one ledger entry per payment
 // (key rebate:<payment entry>, lines from platform rebate expense to each earner's rebate wallet),
 // then the rebates rows. Killed at any line, a batch is undone whole; run again, it pays nothing twice.
-import { DEFAULT_REBATE_RATES, formatMoney, rebateRates, rebatesOf, type RebateItem, type RebateList, type RebateRates, type RebateShare, type RebateSums } from '@lq/contracts';
+import { AppError, DEFAULT_REBATE_RATES, formatMoney, rebateRates, rebatesOf, type RebateItem, type RebateList, type RebateRates, type RebateShare, type RebateSums } from '@lq/contracts';
 import { getSetting, rowsOf, setSetting, sql, type Database, type SQL } from '@lq/db';
 import { CSV_BOM, csvLine } from '../platform/csv';
 import { dayAfter, dayOf, dayStart, monthStartOf } from '../platform/windows';
@@ -33,9 +33,25 @@ export async function ratesOf(db: Database): Promise<RebateRates> {
   return stored === undefined ? DEFAULT_REBATE_RATES : rebateRates.parse(stored);
 }
 
-export async function setRates(db: Database, value: RebateRates): Promise<void> {
-  await setSetting(db, REBATE_RATES_KEY, rebateRates.parse(value));
+/**
+ * Stores the rates unless their worst case pays more than `maxPayoutBp` of a payment: the walk up
+ * pays the top rate in differentials at most, and each differential may carry the same-level share
+ * of itself (issue 53 item 3: VIP1 at 100 % with a 100 % share paid 200 of 100).
+ */
+export async function setRates(db: Database, value: RebateRates, maxPayoutBp: number): Promise<void> {
+  const rates = rebateRates.parse(value);
+  const worst = worstPayoutBp(rates);
+  if (worst > maxPayoutBp) throw new AppError('REBATE_RATES_OVER_CAP', { worst: percentOf(worst), cap: percentOf(maxPayoutBp) }, 'rates');
+  await setSetting(db, REBATE_RATES_KEY, rates);
 }
+
+/** Basis points of a payment the rates can pay at most: the top rate plus the same-level share of it (exact: ceil). */
+export function worstPayoutBp(rates: RebateRates): number {
+  const top = Math.max(rates.none, rates.VIP1, rates.VIP2, rates.VIP3, rates.VIP4, rates.VIP5);
+  return top + Math.ceil((top * rates.sameLevelShare) / 10_000);
+}
+
+const percentOf = (bp: number) => String(bp / 100);
 
 /** Yesterday in `timeZone` (the instant before today 00:00 there: a 23- or 25-hour day is still one day). */
 const yesterdayIn = (timeZone: string): string => dayOf(new Date(dayStart(dayOf(new Date(), timeZone), timeZone).getTime() - 1), timeZone);

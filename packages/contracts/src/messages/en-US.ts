@@ -91,6 +91,7 @@ export const enUS = {
   'errors.PUSH_CLOSED': 'Push notifications are not set up on this server',
   'errors.NOTICE_NEEDS_ENGLISH': 'Publishing needs the English text: readers without their own language see it',
   'errors.NOTICE_STATE': 'This notice is {state}: that cannot be done now',
+  'errors.REBATE_RATES_OVER_CAP': 'These rates can pay {worst} % of a payment (the top rate plus the same-level share of it); at most {cap} % may go to referrers',
   'agreement.monthEquity': 'monthly benefit agreement',
   'agreement.autoSubscribe': 'auto-subscribe agreement',
   'benefit.item.seat': 'account seat',

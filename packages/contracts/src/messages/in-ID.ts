@@ -93,6 +93,7 @@ export const inID: Messages = {
   'errors.PUSH_CLOSED': 'Notifikasi push belum disiapkan di server ini',
   'errors.NOTICE_NEEDS_ENGLISH': 'Penerbitan memerlukan teks bahasa Inggris: pembaca tanpa bahasanya sendiri melihatnya',
   'errors.NOTICE_STATE': 'Pemberitahuan ini {state}: itu tidak dapat dilakukan sekarang',
+  'errors.REBATE_RATES_OVER_CAP': 'Tarif ini dapat membayar {worst} % dari pembayaran (tarif tertinggi ditambah bagian level sama darinya); paling banyak {cap} % boleh ke perujuk',
   'agreement.monthEquity': 'perjanjian manfaat bulanan',
   'agreement.autoSubscribe': 'perjanjian perpanjangan otomatis',
   'benefit.item.seat': 'slot akun',

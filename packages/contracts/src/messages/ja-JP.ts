@@ -92,6 +92,7 @@ export const jaJP: Messages = {
   'errors.PUSH_CLOSED': 'このサーバーではプッシュ通知が設定されていません',
   'errors.NOTICE_NEEDS_ENGLISH': '公開には英語のテキストが必要です：自分の言語がない読者はそれを読みます',
   'errors.NOTICE_STATE': 'このお知らせは {state} です：今はその操作ができません',
+  'errors.REBATE_RATES_OVER_CAP': 'この料率では支払いの {worst} % を支払う可能性があります（最高料率＋その同レベル分配）。紹介者へは最大 {cap} % までです',
   'agreement.monthEquity': '月額特典規約',
   'agreement.autoSubscribe': '自動更新規約',
   'benefit.item.seat': '口座枠',

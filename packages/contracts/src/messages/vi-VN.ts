@@ -90,6 +90,7 @@ export const viVN: Messages = {
   'errors.PUSH_CLOSED': 'Máy chủ này chưa thiết lập thông báo đẩy',
   'errors.NOTICE_NEEDS_ENGLISH': 'Cần văn bản tiếng Anh để đăng: người đọc không có ngôn ngữ của mình sẽ thấy nó',
   'errors.NOTICE_STATE': 'Thông báo này đang {state}: không thể làm việc đó lúc này',
+  'errors.REBATE_RATES_OVER_CAP': 'Các mức này có thể trả {worst} % một khoản thanh toán (mức cao nhất cộng phần chia cùng cấp của nó); tối đa {cap} % được trả cho người giới thiệu',
   'agreement.monthEquity': 'thỏa thuận quyền lợi hằng tháng',
   'agreement.autoSubscribe': 'thỏa thuận tự động gia hạn',
   'benefit.item.seat': 'suất tài khoản',

@@ -89,6 +89,7 @@ export const zhCN: Messages = {
   'errors.PUSH_CLOSED': '此服务器尚未设置推送通知',
   'errors.NOTICE_NEEDS_ENGLISH': '发布需要英文文本：没有自己语言的读者将看到它',
   'errors.NOTICE_STATE': '该公告处于{state}状态：现在无法执行此操作',
+  'errors.REBATE_RATES_OVER_CAP': '这些费率最多可支付一笔付款的 {worst} %（最高费率加其同级分成）；给推荐人的不得超过 {cap} %',
   'agreement.monthEquity': '月度权益协议',
   'agreement.autoSubscribe': '自动续费协议',
   'benefit.item.seat': '账户席位',

@@ -89,6 +89,7 @@ export const zhTW: Messages = {
   'errors.PUSH_CLOSED': '此伺服器尚未設定推播通知',
   'errors.NOTICE_NEEDS_ENGLISH': '發布需要英文文本：沒有自己語言的讀者將看到它',
   'errors.NOTICE_STATE': '該公告處於{state}狀態：現在無法執行此操作',
+  'errors.REBATE_RATES_OVER_CAP': '這些費率最多可支付一筆付款的 {worst} %（最高費率加其同級分成）；給推薦人的不得超過 {cap} %',
   'agreement.monthEquity': '月度權益協議',
   'agreement.autoSubscribe': '自動續費協議',
   'benefit.item.seat': '帳戶席位',
