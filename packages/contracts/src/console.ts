@@ -149,7 +149,16 @@ export type ConsoleLevelBody = z.input<typeof consoleLevelBody>;
 
 /** POST console/api/users/adjust: a credit or debit of a user wallet, with the reason the user's records show. */
 /** What an adjustment did: posted (the entry), or waiting for a second operator (the approval; business.md "Two people for big money"). */
-export const consoleAdjustResult = z.object({ entryId: z.number().nullable(), replayed: z.boolean(), available: z.string(), approvalId: z.number().nullable() });
+/** Why a move waits for a second operator: its own size, or what its operator moved alone already (issue 53 item 1). */
+export const APPROVAL_WAITS_FOR = ['twoPersonAmount', 'soloSums'] as const;
+export const consoleAdjustResult = z.object({
+  entryId: z.number().nullable(),
+  replayed: z.boolean(),
+  available: z.string(),
+  approvalId: z.number().nullable(),
+  /** With an approvalId: why it waits. */
+  waitsFor: z.enum(APPROVAL_WAITS_FOR).optional(),
+});
 export type ConsoleAdjustResult = z.infer<typeof consoleAdjustResult>;
 
 export const consoleAdjustBody = z.strictObject({
@@ -305,7 +314,7 @@ export type ConsoleWithdrawalList = z.infer<typeof consoleWithdrawalList>;
 export const consoleWithdrawIdBody = z.strictObject({ id: positiveId });
 export type ConsoleWithdrawIdBody = z.input<typeof consoleWithdrawIdBody>;
 /** What an approval did: processing (the payout may start), or still pending review with the approval waiting for a second operator. */
-export const consoleWithdrawApproved = z.object({ id: z.number(), state: z.enum(WITHDRAW_STATES), approvalId: z.number().nullable() });
+export const consoleWithdrawApproved = z.object({ id: z.number(), state: z.enum(WITHDRAW_STATES), approvalId: z.number().nullable(), waitsFor: z.enum(APPROVAL_WAITS_FOR).optional() });
 export type ConsoleWithdrawApproved = z.infer<typeof consoleWithdrawApproved>;
 /** POST console/api/withdrawals/reject: the reason is what the user reads. */
 export const consoleWithdrawRejectBody = z.strictObject({ id: positiveId, reason });

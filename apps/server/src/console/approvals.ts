@@ -95,18 +95,24 @@ export async function requestWithdrawApproval(db: Database, operatorId: number, 
 }
 
 /**
+ * Locks the operator's row for the rest of the transaction: two of their moves at once are then
+ * checked (a replay, the sums) and written one after the other. First in the movement's transaction.
+ */
+export async function lockOperatorMoves(tx: Pick<Database, 'execute'>, operatorId: number): Promise<void> {
+  await tx.execute(sql`select id from operators where id = ${operatorId} for update`);
+}
+
+/**
  * Whether one more move of `amount` for `userId` by this operator alone stays within what one
  * person may move (issue 53 item 1): their moves for that user within 24 hours, this one included,
  * at most the two-person amount, and all of theirs in the platform day at most `soloDailyLimit`.
- * Locks the operator's row first, so two of their requests at once are counted one after the
- * other; call it in the movement's transaction, which records the move (`recordSoloMove`).
+ * Call it after `lockOperatorMoves`, in the transaction that records the move (`recordSoloMove`).
  */
 export async function soloMoveAllowed(
   tx: Pick<Database, 'execute'>,
   move: { operatorId: number; userId: number; amount: bigint },
   limits: { twoPersonAbove: bigint; soloDailyLimit: bigint; timeZone: string },
 ): Promise<boolean> {
-  await tx.execute(sql`select id from operators where id = ${move.operatorId} for update`);
   const [sums] = rowsOf<{ user_day: string; platform_day: string }>(
     await tx.execute(sql`select
         coalesce(sum(amount) filter (where user_id = ${move.userId} and created_at > now() - interval '24 hours'), 0)::text as user_day,
@@ -117,11 +123,6 @@ export async function soloMoveAllowed(
 }
 
 export type SoloMoveKind = 'wallet.adjust' | 'withdraw.approve';
-
-/** Whether this operator's move under `key` was made already (a replay is answered, not counted again). */
-export async function soloMoveMade(tx: Pick<Database, 'execute'>, operatorId: number, key: string): Promise<boolean> {
-  return rowsOf(await tx.execute(sql`select 1 from operator_solo_moves where operator_id = ${operatorId} and move_key = ${key}`)).length > 0;
-}
 
 /** Records a move one operator made alone, in the movement's transaction. */
 export async function recordSoloMove(tx: Pick<Database, 'execute'>, move: { operatorId: number; userId: number; amount: bigint; kind: SoloMoveKind; key: string }): Promise<void> {

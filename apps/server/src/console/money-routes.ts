@@ -31,7 +31,7 @@ import type { PlatformDeps } from '../platform/deps';
 import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { approveWithdrawal, payoutChainsOf, recordManualPayout, rejectWithdrawal } from '../withdrawals';
 import { InsufficientFundsError, soloDailyLimit, twoPersonAbove } from '../wallet';
-import { approvalsOf, cancelWithdrawApprovals, decideApproval, recordSoloMove, requestWithdrawApproval, soloMoveAllowed, withdrawApprovalPending } from './approvals';
+import { approvalsOf, cancelWithdrawApprovals, decideApproval, lockOperatorMoves, recordSoloMove, requestWithdrawApproval, soloMoveAllowed, withdrawApprovalPending } from './approvals';
 import { depositsForConsole, moneySettingsOf, setMoneySettings, withdrawalsForConsole } from './money';
 import type { ConsoleAudit } from './routes';
 
@@ -87,6 +87,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
           w.amount > two || (await withdrawApprovalPending(deps.db, id))
             ? null
             : await deps.db.transaction(async (tx) => {
+                await lockOperatorMoves(tx, me);
                 if (!(await soloMoveAllowed(tx, { operatorId: me, userId: w.userId, amount: w.amount }, limits))) return null;
                 const done = await approveWithdrawal(tx, id, req.operator!.mail);
                 await recordSoloMove(tx, { operatorId: me, userId: w.userId, amount: w.amount, kind: 'withdraw.approve', key: `withdraw:${id}` });
@@ -96,8 +97,9 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
         if (alone) return ok(req, { id, state: alone.state, approvalId: null });
         const approval = await requestWithdrawApproval(deps.db, me, { id, amount: w.amount }, `withdrawal ${id}: ${formatMoney(w.amount)}`);
         if (approval.requestedBy === me) {
-          await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'pendingReview', approval: approval.id, waiting: 'second operator' } });
-          return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id });
+          const waitsFor = w.amount > two ? ('twoPersonAmount' as const) : ('soloSums' as const);
+          await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'pendingReview', approval: approval.id, waiting: 'second operator', waitsFor } });
+          return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id, waitsFor });
         }
         // Another operator asked first: this is the second approval.
         const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true });

@@ -126,7 +126,7 @@ describe('two people for big money', () => {
     const u = await registeredUserWithId(t);
     const body = { userId: u.id, wallet: 'balance', direction: 'credit', amount: '80', reason: 'refund of a double charge', idempotencyKey: 'two-person-credit-1' };
     const asked = data<ConsoleAdjustResult>(await call(a, 'POST', '/users/adjust', body));
-    expect(asked).toMatchObject({ entryId: null, approvalId: expect.any(Number) as number, available: '0.000000' });
+    expect(asked).toMatchObject({ entryId: null, approvalId: expect.any(Number) as number, available: '0.000000', waitsFor: 'twoPersonAmount' });
     expect(data<ConsoleAdjustResult>(await call(a, 'POST', '/users/adjust', body)).approvalId).toBe(asked.approvalId);
     expect(code(await call(a, 'POST', '/users/adjust', { ...body, amount: '81' }))).toBe('A0350');
     expect(await balanceOf(u)).toBe('0.000000');
@@ -225,7 +225,7 @@ describe('two people for big money', () => {
     expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-1')).entryId).toEqual(expect.any(Number));
     expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-2')).entryId).toEqual(expect.any(Number));
     const third = data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-3'));
-    expect(third).toMatchObject({ entryId: null, approvalId: expect.any(Number) as number });
+    expect(third).toMatchObject({ entryId: null, approvalId: expect.any(Number) as number, waitsFor: 'soloSums' });
     // A replay answers what its key did (posted, or waiting), whatever the sums are now.
     expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-1'))).toMatchObject({ replayed: true, approvalId: null });
     expect(data<ConsoleAdjustResult>(await adjust(a, u1.id, '40', 'split-3')).approvalId).toBe(third.approvalId);
@@ -254,7 +254,7 @@ describe('two people for big money', () => {
     expect(data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[0] })).state).toBe('processing');
     expect(data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[1] })).state).toBe('processing');
     const waiting = data<ConsoleWithdrawApproved>(await call(c, 'POST', '/withdrawals/approve', { id: ids[2] }));
-    expect(waiting).toMatchObject({ state: 'pendingReview', approvalId: expect.any(Number) as number });
+    expect(waiting).toMatchObject({ state: 'pendingReview', approvalId: expect.any(Number) as number, waitsFor: 'soloSums' });
     // Another operator approving it is the second approval, not a solo one of their own.
     expect(data<ConsoleWithdrawApproved>(await call(d, 'POST', '/withdrawals/approve', { id: ids[2] }))).toEqual({ id: ids[2], state: 'processing', approvalId: null });
 
@@ -294,6 +294,11 @@ describe('two people for big money', () => {
     expect((await ops('wallet:two-person', '7500')).code).toBe(0);
     expect(data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money')).twoPersonAbove).toBe('7500.000000');
     expect((await ops('wallet:two-person', '-1')).code).toBe(2);
+    // The shell keeps the automatic approval at or below the two-person amount, from either side.
+    expect((await ops('withdraw:limit', '7500.000001')).code).toBe(2);
+    expect((await ops('withdraw:limit', '100')).code).toBe(0);
+    expect((await ops('wallet:two-person', '99')).code).toBe(2);
+    expect((await ops('withdraw:limit', '0')).code).toBe(0);
     await setSettings(op);
   });
 });

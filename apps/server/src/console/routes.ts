@@ -15,8 +15,8 @@ import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { perIpLimit } from '../platform/limits';
 import { grantEntitlement, grantsOf, ownedOf } from '../benefits';
 import { setUserFrozen, setUserLevel } from '../users';
-import { adjustWallet, IdempotencyConflictError, InsufficientFundsError, soloDailyLimit, twoPersonAbove, userBalances } from '../wallet';
-import { adjustApprovalAsked, recordSoloMove, requestAdjustApproval, soloMoveAllowed, soloMoveMade } from './approvals';
+import { adjustmentPosted, adjustWallet, IdempotencyConflictError, InsufficientFundsError, soloDailyLimit, twoPersonAbove, userBalances } from '../wallet';
+import { adjustApprovalAsked, lockOperatorMoves, recordSoloMove, requestAdjustApproval, soloMoveAllowed } from './approvals';
 import { moneyRoutes } from './money-routes';
 import { settingsRoutes } from './settings-routes';
 import { noticeRoutes } from './notice-routes';
@@ -239,8 +239,10 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
           // Posted, counted among what this operator moved alone, and audited in one transaction;
           // null when this one would take their sums past what one person may move.
           return await deps.db.transaction(async (tx) => {
-            const replay = await soloMoveMade(tx, operatorId, ledgerKey);
-            if (!replay && !(await soloMoveAllowed(tx, { operatorId, userId: b.userId, amount: micro }, limits))) return null;
+            // Under the lock, a key that posted (now or before these sums were kept) is a replay.
+            await lockOperatorMoves(tx, operatorId);
+            const replay = await adjustmentPosted(tx, ledgerKey);
+            if (!replay && (micro > two || !(await soloMoveAllowed(tx, { operatorId, userId: b.userId, amount: micro }, limits)))) return null;
             const entry = await adjustWallet(tx, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: ledgerKey });
             if (!entry.replayed) await recordSoloMove(tx, { operatorId, userId: b.userId, amount: micro, kind: 'wallet.adjust', key: ledgerKey });
             const after = (await userBalances(tx, b.userId))[b.wallet];
@@ -262,19 +264,21 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
       };
       // Above the two-person amount, or past what this operator may move alone (for this user in 24
       // hours, or in the platform day), it waits for a second operator (the approvals screen).
-      // A key that asked for an approval before answers that approval, whatever the sums are now.
-      const asked = micro > two || (await adjustApprovalAsked(deps.db, operatorId, b.idempotencyKey));
+      // A key that asked for an approval before answers that approval, whatever the sums are now;
+      // one that posted answers its entry (or 409 with another body), even above the amount.
+      const asked = await adjustApprovalAsked(deps.db, operatorId, b.idempotencyKey);
       const done = asked ? null : await posted();
       if (done) return done;
+      const waitsFor = micro > two ? ('twoPersonAmount' as const) : ('soloSums' as const);
       const approvalId = await requestAdjustApproval(deps.db, operatorId, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: b.idempotencyKey });
       await audit(req, 'users.adjust', {
         objectType: 'user',
         objectId: b.userId,
         before: { wallet: b.wallet, available: formatMoney(before.available) },
-        after: { approval: approvalId, status: 'pending', amount: formatMoney(amount), waitsFor: micro > two ? 'the two-person amount' : 'what one operator moves alone' },
+        after: { approval: approvalId, status: 'pending', amount: formatMoney(amount), waitsFor },
         detail: { reason: b.reason },
       });
-      return ok(req, { entryId: null, replayed: false, available: formatMoney(before.available), approvalId });
+      return ok(req, { entryId: null, replayed: false, available: formatMoney(before.available), approvalId, waitsFor });
     },
   );
 

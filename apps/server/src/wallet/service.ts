@@ -105,6 +105,11 @@ export interface Adjustment {
   key?: string;
 }
 
+/** Whether an adjustment was posted under this key (its ledger entry exists). */
+export async function adjustmentPosted(db: Pick<Database, 'execute'>, key: string): Promise<boolean> {
+  return rowsOf(await db.execute(sql`select 1 from ledger_entries where idempotency_key = ${`adjust:${key}`}`)).length > 0;
+}
+
 /** An operator's credit or debit of a user wallet, against the platform's adjustments account. */
 export function adjustWallet(db: Database, a: Adjustment): Promise<EntryResult> {
   return postEntry(db, {

@@ -107,6 +107,9 @@ export const WITHDRAW_OPS: OpsCommandSet = {
         if (args.length === 1) {
           const limit = parseMoney(args[0]);
           if (limit === undefined || limit < 0n) throw new OpsError(`the limit is an amount ≥ 0 with at most 6 decimals (got "${args[0]}")`, 2);
+          // Withdrawals below it are reviewed by nobody: never more than one operator may let through alone.
+          const two = await twoPersonAbove(db.db);
+          if (limit > two) throw new OpsError(`the limit may not be above the two-person amount (${formatMoney(two)})`, 2);
           await setAutoApproveBelow(db.db, limit);
         }
         const limit = await autoApproveBelow(db.db);

@@ -206,7 +206,7 @@ describe('review by an operator (npm run ops -- withdraw:…)', () => {
     expect(await ops('withdraw:limits')).toMatch(/^none\s+24 hours\s+2000\.000000\s+30 days\s+20000\.000000$/m);
     await expect(ops('withdraw:limits', 'VIP9', '--day', '1')).rejects.toThrow(/level is one of/);
     await expect(ops('withdraw:limits', 'none', '--day', '-5')).rejects.toThrow(/an amount above 0/);
-    await ops('withdraw:limit', '100000'); // every withdrawal below 100,000 would skip review
+    await ops('withdraw:limit', '10000'); // every withdrawal below 10,000 (the two-person amount, its ceiling) would skip review
     await ops('withdraw:limits', 'none', '--day', '100', '--month', '150');
     try {
       const u = await payingUser(t, 1_000_000_000n);

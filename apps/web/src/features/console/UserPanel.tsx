@@ -207,7 +207,7 @@ function AdjustForm({ detail, onDone }: FormProps) {
   const form = useConsoleForm<ConsoleAdjustBody>(consoleAdjustBody, { userId: detail.user.id, wallet: 'balance', direction: 'credit', amount: '', reason: '', idempotencyKey: key }, async (v) => {
     const r = await consoleApi.post<ConsoleAdjustResult>('users/adjust', v);
     // Above the two-person amount nothing moved yet: it waits in Approvals for another operator.
-    await onDone(r.approvalId ? t('adjust.waiting', { id: r.approvalId }) : t('adjust.done', { available: displayMoney(r.available) }));
+    await onDone(r.approvalId ? t(r.waitsFor === 'soloSums' ? 'adjust.waitingSolo' : 'adjust.waiting', { id: r.approvalId }) : t('adjust.done', { available: displayMoney(r.available) }));
   });
   return (
     <form className="form" onSubmit={form.onSubmit} noValidate data-testid="adjust-form">

@@ -164,7 +164,7 @@ function WithdrawalPanel({ item, onClose }: { item: ConsoleWithdrawalItem; onClo
     setBusy(true);
     try {
       const r = await consoleApi.post<ConsoleWithdrawApproved>('withdrawals/approve', { id: w.id });
-      showToast(t(r.approvalId ? 'withdrawals.askedSecond' : 'withdrawals.approved'), 'success');
+      showToast(t(r.approvalId ? (r.waitsFor === 'soloSums' ? 'withdrawals.askedSecondSolo' : 'withdrawals.askedSecond') : 'withdrawals.approved'), 'success');
       await refresh();
     } catch {
       // the toast said why
