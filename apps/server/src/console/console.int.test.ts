@@ -58,6 +58,13 @@ describe('operators', () => {
     expect((await t.call('GET', '/console/api/me', { token: session.token })).statusCode).toBe(401);
     expect((await login(op.mail, op.password)).json<Envelope<null>>().code).toBe('A0210');
     expect((await ops('operator:list')).out).toContain(op.mail);
+    // A reset gives new credentials but does not enable a disabled operator (issue 53 item 11).
+    const reset = await ops('operator:reset', op.mail);
+    expect([reset.code, reset.out.includes('still disabled')]).toEqual([0, true]);
+    const newPassword = /password:\s+(\S+)/.exec(reset.out)![1];
+    expect((await login(op.mail, newPassword)).json<Envelope<null>>().code).toBe('A0210');
+    expect((await ops('operator:enable', op.mail)).code).toBe(0);
+    expect((await login(op.mail, newPassword)).statusCode).toBe(200);
   });
 
   it('the 5th wrong code ends the session (audited); 10 in a row over sessions pause the factor, a right code included', async () => {

@@ -24,7 +24,8 @@ function printCredentials(op: NewOperator, out: (l: string) => void) {
 
 export const CONSOLE_OPS: OpsCommandSet = {
   usage: `  operator:add <email>                        a console operator: prints a password, the TOTP secret and recovery codes once
-  operator:reset <email>                      new password, TOTP secret and recovery codes (a lost phone); ends their sessions
+  operator:reset <email>                      new password, TOTP secret and recovery codes (a lost phone); ends their sessions;
+                                              a disabled operator stays disabled (operator:enable)
   operator:disable <email> | operator:enable <email>
                                               a disabled operator cannot sign in; their sessions end
   operator:list                               operators, when they last signed in, recovery codes left`,
@@ -41,8 +42,9 @@ export const CONSOLE_OPS: OpsCommandSet = {
       args: 1,
       async run(db, [mail], out, config, audit) {
         const op = await refusing(() => resetOperator(db.db, config, mail));
-        audit?.object('operator', op.id).change(null, { credentials: 'new' });
+        audit?.object('operator', op.id).change(null, { credentials: 'new', disabled: op.disabled });
         printCredentials(op, out);
+        if (op.disabled) out(`${op.mail} is still disabled: these credentials work only after operator:enable ${op.mail}`);
       },
     },
     'operator:disable': {

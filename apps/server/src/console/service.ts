@@ -65,20 +65,27 @@ export async function addOperator(db: Database, config: Config, mailIn: string):
 }
 
 /** New password, TOTP secret and recovery codes (a lost phone); every session of the operator ends. */
-export async function resetOperator(db: Database, config: Config, mailIn: string): Promise<NewOperator> {
+/**
+ * New credentials for an operator (a lost phone), their sessions ended, in one transaction. A
+ * disabled operator stays disabled (issue 53 item 11: a reset is no way around operator:disable);
+ * `disabled` says so.
+ */
+export async function resetOperator(db: Database, config: Config, mailIn: string): Promise<NewOperator & { disabled: boolean }> {
   const mail = mailIn.trim().toLowerCase();
   const password = newPassword();
   const totp = newTotp(mail);
   const passwordHash = await hash(password, { algorithm: 2 });
-  const [row] = rowsOf<{ id: string }>(
-    await db.execute(sql`update operators set password_hash = ${passwordHash}, totp_secret = ${sealSecret(config, totp.base32)}, totp_last_step = 0,
-      second_factor_failures = 0, second_factor_locked_until = null, disabled_at = null where mail = ${mail} returning id::text as id`),
-  );
-  if (!row) throw new OperatorError(`no operator ${mail}`);
-  await db.execute(sql`delete from operator_login_failures where operator_id = ${Number(row.id)}`);
-  await db.execute(sql`update operator_sessions set revoked_at = now() where operator_id = ${Number(row.id)} and revoked_at is null`);
-  const recoveryCodes = await storeRecoveryCodes(db, Number(row.id));
-  return { id: Number(row.id), mail, password, totpUri: totp.uri, totpSecret: totp.base32, recoveryCodes };
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<{ id: string; disabled: boolean }>(
+      await tx.execute(sql`update operators set password_hash = ${passwordHash}, totp_secret = ${sealSecret(config, totp.base32)}, totp_last_step = 0,
+        second_factor_failures = 0, second_factor_locked_until = null where mail = ${mail} returning id::text as id, disabled_at is not null as disabled`),
+    );
+    if (!row) throw new OperatorError(`no operator ${mail}`);
+    await tx.execute(sql`delete from operator_login_failures where operator_id = ${Number(row.id)}`);
+    await tx.execute(sql`update operator_sessions set revoked_at = now() where operator_id = ${Number(row.id)} and revoked_at is null`);
+    const recoveryCodes = await storeRecoveryCodes(tx, Number(row.id));
+    return { id: Number(row.id), mail, password, totpUri: totp.uri, totpSecret: totp.base32, recoveryCodes, disabled: row.disabled };
+  });
 }
 
 /** Disables (or enables again) an operator; disabling ends their sessions. */
