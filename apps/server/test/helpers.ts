@@ -353,7 +353,7 @@ export async function payingUser(t: TestApp, balance: bigint, inviteCode?: strin
   const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
   const id = Number(row.id);
   await t.database.exec('update users set pay_pwd_hash = $2 where id = $1', [id, await hashPayPassword(PAY_PASSWORD, derivedKey(t.app.config, PAY_PEPPER_LABEL))]);
-  if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', key: `test-fund-${id}` });
+  if (balance > 0n) await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: balance, reason: 'test funds', source: 'shell', key: `test-fund-${id}` });
   return { ...u, id };
 }
 

@@ -328,7 +328,7 @@ describe('auto-renew', () => {
     expect((await rights(u)).crypto.seats.owned).toBe(3);
 
     // The balance is drained: the next period fails, the pack expires, the owner is mailed once.
-    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: -55_000_000n, reason: 'test drain', key: `bf-drain-${u.id}` });
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: -55_000_000n, reason: 'test drain', source: 'shell', key: `bf-drain-${u.id}` });
     await expire(p.id);
     expect(await renewals()).toEqual({ renewed: 0, failed: 1 });
     expect(await renewals()).toEqual({ renewed: 0, failed: 0 });
@@ -351,7 +351,7 @@ describe('auto-renew', () => {
     expect(mine[0].subject).toBe('您的套餐未能續費');
     expect(await notifyFailedRenewals(t.database.db, send)).toBe(0);
     // Buying again works as any purchase does.
-    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', key: `bf-topup-${u.id}` });
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', source: 'shell', key: `bf-topup-${u.id}` });
     expect((await buy(u, pack({ quantity: 2, months: 1 }))).statusCode).toBe(200);
   });
 
@@ -366,7 +366,7 @@ describe('auto-renew', () => {
     await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [c.id, 3]);
     await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [a.id, 2]);
     await t.database.exec(`update benefit_purchases set purchased_at = now() - interval '33 days', expires_at = now() - make_interval(hours => $2) where id = $1`, [b.id, 1]);
-    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', key: `bf-order-${u.id}` });
+    await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', source: 'shell', key: `bf-order-${u.id}` });
     expect(await balanceOf(u)).toBe('30.000000');
     expect(await renewals()).toEqual({ renewed: 2, failed: 1 });
     expect(await balanceOf(u)).toBe('0.000000');

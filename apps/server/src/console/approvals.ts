@@ -161,7 +161,7 @@ export async function decideApproval(db: Database, id: number, operator: { opera
     if (!decision.approve) return decide('rejected', decision.note, null);
     if (Number(a.requested_by) === operatorId) throw new AppError('APPROVAL_OWN', {}, 'id');
     if (a.kind === 'wallet.adjust') {
-      const entry = await adjustWallet(tx, { userId: base.objectId, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, key: `approval:${id}` });
+      const entry = await adjustWallet(tx, { userId: base.objectId, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, source: 'approval', key: String(id) });
       return decide('approved', null, { entry: entry.id });
     }
     const [w] = rowsOf<{ status: WithdrawState }>(await tx.execute(sql`select status from withdrawals where id = ${base.objectId} for update`));

@@ -144,11 +144,16 @@ describe('two people for big money', () => {
       t.database.exec(`update operator_approvals set status = 'approved', decided_by = requested_by where id = $1`, [asked.approvalId]),
     ).rejects.toThrow(/operator_approvals_two_people/);
 
+    // The shell cannot write the approval's ledger key (issue 53 item 9): its keys have their own part.
+    const shellFirst = await ops('wallet:adjust', u.mail, '10', '--wallet', 'balance', '--reason', 'shell small', '--key', `approval:${asked.approvalId}`);
+    expect(shellFirst.code, shellFirst.err).toBe(0);
+    const [shellEntry] = await t.database.exec<{ n: number }>(`select count(*)::int as n from ledger_entries where idempotency_key = $1`, [`adjust:shell:approval:${asked.approvalId}`]);
+    expect(shellEntry.n).toBe(1);
     // Two other operators approve at once: one posts it, the other finds it decided.
     const both = await Promise.all([call(b, 'POST', '/approvals/approve', { id: asked.approvalId }), call(c, 'POST', '/approvals/approve', { id: asked.approvalId })]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(code(both.find((r) => r.statusCode === 409)!)).toBe('A0219');
-    expect(await balanceOf(u)).toBe('130.000000');
+    expect(await balanceOf(u)).toBe('140.000000');
     const [entries] = await t.database.exec<{ n: number }>(`select count(*)::int as n from ledger_entries where idempotency_key = $1`, [`adjust:approval:${asked.approvalId}`]);
     expect(entries.n).toBe(1);
 
@@ -158,7 +163,7 @@ describe('two people for big money', () => {
     expect([short.statusCode, code(short)]).toEqual([409, 'A0310']);
     expect(data<{ status: string }>(await call(a, 'POST', '/approvals/reject', { id: debit.approvalId, reason: 'typed one zero too many' })).status).toBe('rejected');
     expect(code(await call(b, 'POST', '/approvals/approve', { id: debit.approvalId }))).toBe('A0219');
-    expect(await balanceOf(u)).toBe('130.000000');
+    expect(await balanceOf(u)).toBe('140.000000');
 
     // The shell has no second person: above the amount it sends the operator to the console.
     const shell = await ops('wallet:adjust', u.mail, '60', '--wallet', 'balance', '--reason', 'shell', '--key', 'shell-big');

@@ -233,7 +233,7 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
       const two = await twoPersonAbove(deps.db);
       const limits = { twoPersonAbove: two, soloDailyLimit: await soloDailyLimit(deps.db), timeZone: deps.config.PLATFORM_TIMEZONE };
       // The key is the operator's: two operators' keys never meet.
-      const ledgerKey = `console:${operatorId}:${b.idempotencyKey}`;
+      const ledgerKey = `${operatorId}:${b.idempotencyKey}`;
       const posted = async () => {
         try {
           // Posted, counted among what this operator moved alone, and audited in one transaction;
@@ -241,9 +241,9 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
           return await deps.db.transaction(async (tx) => {
             // Under the lock, a key that posted (now or before these sums were kept) is a replay.
             await lockOperatorMoves(tx, operatorId);
-            const replay = await adjustmentPosted(tx, ledgerKey);
+            const replay = await adjustmentPosted(tx, 'console', ledgerKey);
             if (!replay && (micro > two || !(await soloMoveAllowed(tx, { operatorId, userId: b.userId, amount: micro }, limits)))) return null;
-            const entry = await adjustWallet(tx, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, key: ledgerKey });
+            const entry = await adjustWallet(tx, { userId: b.userId, wallet: b.wallet, amount, reason: b.reason, source: 'console', key: ledgerKey });
             if (!entry.replayed) await recordSoloMove(tx, { operatorId, userId: b.userId, amount: micro, kind: 'wallet.adjust', key: ledgerKey });
             const after = (await userBalances(tx, b.userId))[b.wallet];
             await audit(req, 'users.adjust', {

@@ -35,8 +35,8 @@ async function userWithRecords(): Promise<{ u: RegisteredUser; id: number }> {
   const u = await registerUser(t);
   const [row] = await t.database.exec<{ id: number | string }>('select id from users where mail = $1', [u.mail]);
   const id = Number(row.id);
-  await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 50_000_000n, reason: 'bonus, "quoted"\nsecond line', key: `ex1-${id}` });
-  await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: 1n, reason: '=HYPERLINK("x")', key: `ex2-${id}` });
+  await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 50_000_000n, reason: 'bonus, "quoted"\nsecond line', source: 'shell', key: `ex1-${id}` });
+  await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: 1n, reason: '=HYPERLINK("x")', source: 'shell', key: `ex2-${id}` });
   const tr = await t.call('POST', '/user/api/wallet/transfer', { token: u.token, body: { amount: '12.345678', idempotencyKey: `ex-tr-${id}-xx` } });
   expect(tr.statusCode).toBe(200);
   return { u, id };

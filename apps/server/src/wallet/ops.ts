@@ -2,7 +2,7 @@
 import { formatMoney, parseMoney, WALLETS, type Wallet } from '@lq/contracts';
 import { flags, OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
 import { IdempotencyConflictError, InsufficientFundsError, userBalances, verifyLedger } from './ledger';
-import { adjustWallet, setTwoPersonAbove, twoPersonAbove } from './service';
+import { adjustWallet, setTwoPersonAbove, twoPersonAbove, unsourcedAdjustment } from './service';
 import { getSetting, SETTING_KEYS } from '@lq/db';
 
 export const WALLET_OPS: OpsCommandSet = {
@@ -32,9 +32,11 @@ export const WALLET_OPS: OpsCommandSet = {
         if ((amount < 0n ? -amount : amount) > limit) {
           throw new OpsError(`above ${formatMoney(limit)} an adjustment needs two operators: ask for it in the console (Users → Adjust wallet), where another operator approves it`);
         }
+        const earlier = await unsourcedAdjustment(db.db, key);
+        if (earlier !== null) throw new OpsError(`key ${key} was used before (entry ${earlier}): if that adjustment is the one you mean, it is done; else choose another key`);
         try {
           const before = (await userBalances(db.db, userId))[wallet];
-          const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, key });
+          const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, source: 'shell', key });
           const after = (await userBalances(db.db, userId))[wallet];
           audit?.change({ wallet, available: formatMoney(before.available) }, { wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed });
           const verb = amount > 0n ? 'credited' : 'debited';

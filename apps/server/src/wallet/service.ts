@@ -1,5 +1,4 @@
 // Wallet info, records, the rebate → balance transfer and operator adjustments, on the ledger.
-import { randomUUID } from 'node:crypto';
 import { getSetting, rowsOf, setSetting, SETTING_KEYS, sql, type Database } from '@lq/db';
 import { AppError, formatMoney, parseMoney, TWO_PERSON_ABOVE_DEFAULT, SOLO_DAILY_LIMIT_DEFAULT, type Wallet, type WalletInfo, type WalletRecord, type WalletRecordType, type WalletRecords } from '@lq/contracts';
 import { dayOf, dayStart } from '../platform/windows';
@@ -95,25 +94,45 @@ export async function transferRebate(db: Database, userId: number, amount: bigin
   }
 }
 
+/**
+ * Who asks for an adjustment. Each has its own part of the ledger's keys (`adjust:<source>:<key>`),
+ * so no source can write a key another uses (issue 53 item 9: the shell's `--key approval:7` wrote
+ * the key of the console's approval 7).
+ */
+export type AdjustSource = 'shell' | 'console' | 'approval';
+
 export interface Adjustment {
   userId: number;
   wallet: Wallet;
   /** + credit, − debit (never below zero). */
   amount: bigint;
   reason: string;
-  /** The operator's key: the same adjustment typed twice moves the money once. */
-  key?: string;
+  source: AdjustSource;
+  /** The source's key: the same adjustment asked twice moves the money once. */
+  key: string;
 }
 
-/** Whether an adjustment was posted under this key (its ledger entry exists). */
-export async function adjustmentPosted(db: Pick<Database, 'execute'>, key: string): Promise<boolean> {
-  return rowsOf(await db.execute(sql`select 1 from ledger_entries where idempotency_key = ${`adjust:${key}`}`)).length > 0;
+const adjustmentKey = (source: AdjustSource, key: string) => `adjust:${source}:${key}`;
+
+/** Whether an adjustment was posted under this source's key (its ledger entry exists). */
+export async function adjustmentPosted(db: Pick<Database, 'execute'>, source: AdjustSource, key: string): Promise<boolean> {
+  return rowsOf(await db.execute(sql`select 1 from ledger_entries where idempotency_key = ${adjustmentKey(source, key)}`)).length > 0;
+}
+
+/**
+ * The entry a shell adjustment posted under `key` before keys had sources (`adjust:<key>`), if
+ * any: the shell refuses that key again rather than post it a second time under the new one.
+ */
+export async function unsourcedAdjustment(db: Pick<Database, 'execute'>, key: string): Promise<number | null> {
+  if (/^(shell|console|approval):/.test(key)) return null;
+  const [row] = rowsOf<{ id: string }>(await db.execute(sql`select id::text as id from ledger_entries where idempotency_key = ${`adjust:${key}`}`));
+  return row ? Number(row.id) : null;
 }
 
 /** An operator's credit or debit of a user wallet, against the platform's adjustments account. */
 export function adjustWallet(db: Database, a: Adjustment): Promise<EntryResult> {
   return postEntry(db, {
-    key: `adjust:${a.key ?? randomUUID()}`,
+    key: adjustmentKey(a.source, a.key),
     kind: 'adjust',
     userId: a.userId,
     memo: a.reason,

@@ -51,8 +51,8 @@ describe('wallet info and records', () => {
       processedTransfer: '0.000000',
     });
     const id = await userIdOf(u);
-    await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: 100_000_000n, reason: 'welcome credit', key: `w1-${id}` });
-    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 12_345_678n, reason: 'rebate test', key: `w2-${id}` });
+    await adjustWallet(t.database.db, { userId: id, wallet: 'balance', amount: 100_000_000n, reason: 'welcome credit', source: 'shell', key: `w1-${id}` });
+    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 12_345_678n, reason: 'rebate test', source: 'shell', key: `w2-${id}` });
     expect(await info(u)).toMatchObject({ balance: '112.345678', balanceWallet: '100.000000', rebateWallet: '12.345678' });
     const r = await records(u);
     expect(r.data.total).toBe(2);
@@ -66,7 +66,7 @@ describe('wallet info and records', () => {
   it('pages and filters by type; another user sees none of it', async () => {
     const u = await registerUser(t);
     const id = await userIdOf(u);
-    for (let i = 1; i <= 5; i++) await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: BigInt(i) * 1_000_000n, reason: `r${i}`, key: `page-${id}-${i}` });
+    for (let i = 1; i <= 5; i++) await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: BigInt(i) * 1_000_000n, reason: `r${i}`, source: 'shell', key: `page-${id}-${i}` });
     const k1 = `k-${id}-aaaaaaaa`;
     expect((await transfer(u, { amount: '2', idempotencyKey: k1 })).statusCode).toBe(200);
     const page1 = await records(u, '?page=1&size=3');
@@ -95,7 +95,7 @@ describe('rebate → balance transfer', () => {
   it('moves exactly, answers a retry with the same key once, refuses the key with another amount', async () => {
     const u = await registerUser(t);
     const id = await userIdOf(u);
-    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 10_000_000n, reason: 'rebate', key: `tr-${id}` });
+    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 10_000_000n, reason: 'rebate', source: 'shell', key: `tr-${id}` });
     const key = `transfer-${id}-0001`;
     const first = await transfer(u, { amount: '0.1', idempotencyKey: key });
     expect(first.statusCode).toBe(200);
@@ -111,14 +111,14 @@ describe('rebate → balance transfer', () => {
     expect(conflict.json<Envelope>().msg).toMatch(/already used/);
     // Another user's identical key is theirs: keys are scoped to the caller.
     const v = await registerUser(t);
-    await adjustWallet(t.database.db, { userId: await userIdOf(v), wallet: 'rebate', amount: 1_000_000n, reason: 'x', key: `tr2-${id}` });
+    await adjustWallet(t.database.db, { userId: await userIdOf(v), wallet: 'rebate', amount: 1_000_000n, reason: 'x', source: 'shell', key: `tr2-${id}` });
     expect((await transfer(v, { amount: '0.2', idempotencyKey: key })).statusCode).toBe(200);
   });
 
   it('refuses bad amounts and keys with the field named in the caller’s language; nothing moves', async () => {
     const u = await registerUser(t);
     const id = await userIdOf(u);
-    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 5_000_000n, reason: 'rebate', key: `bad-${id}` });
+    await adjustWallet(t.database.db, { userId: id, wallet: 'rebate', amount: 5_000_000n, reason: 'rebate', source: 'shell', key: `bad-${id}` });
     const key = `bad-input-${id}`;
     const cases: [unknown, number, string, RegExp][] = [
       [{ amount: '1.0000001', idempotencyKey: key }, 422, 'amount', /at most 6 decimal places/],

@@ -64,7 +64,7 @@ describe('hot-wallet payouts under SIGKILL', () => {
           [`payout-kill-${i}@example.com`, `PK${i}`, payPwd],
         );
         const userId = Number(row.id);
-        await adjustWallet(db.db, { userId, wallet: 'balance', amount: 100_000_000n, reason: 'test funds', key: `payout-kill-fund-${i}` });
+        await adjustWallet(db.db, { userId, wallet: 'balance', amount: 100_000_000n, reason: 'test funds', source: 'shell', key: `payout-kill-fund-${i}` });
         await bookAddress(db, userId, 'BEP20', payeeOf(i));
         const w = await createWithdrawal(db.db, userId, { network: 'BEP20', address: payeeOf(i), amount: amountOf(i), paidPwd: '123456', idempotencyKey: `payout-kill-${i}` }, anyAddress, pepper);
         await approveWithdrawal(db.db, w.id);
