@@ -32,5 +32,5 @@ export {
   type EntryCommand,
   type EntryResult,
 } from './ledger';
-export { adjustmentPosted, adjustWallet, unsourcedAdjustment, type AdjustSource, setSoloDailyLimit, setTwoPersonAbove, soloDailyLimit, twoPersonAbove, walletInfoOf } from './service';
+export { amountSetting, setAmountSetting, adjustmentPosted, adjustWallet, unsourcedAdjustment, type AdjustSource, setSoloDailyLimit, setTwoPersonAbove, soloDailyLimit, twoPersonAbove, walletInfoOf } from './service';
 export { cleanupExports, runExport } from './exports';

@@ -2,8 +2,8 @@
 import { formatMoney, parseMoney, WALLETS, type Wallet } from '@lq/contracts';
 import { flags, OpsError, userIdByMail, type OpsCommandSet } from '../platform/ops';
 import { IdempotencyConflictError, InsufficientFundsError, userBalances, verifyLedger } from './ledger';
-import { adjustWallet, setTwoPersonAbove, twoPersonAbove, unsourcedAdjustment } from './service';
-import { getSetting, SETTING_KEYS } from '@lq/db';
+import { adjustWallet, amountSetting, setTwoPersonAbove, twoPersonAbove, unsourcedAdjustment } from './service';
+import { SETTING_KEYS } from '@lq/db';
 
 export const WALLET_OPS: OpsCommandSet = {
   usage: `  wallet:adjust <email> <amount> --wallet <balance|rebate> --reason <text> --key <key>
@@ -62,8 +62,7 @@ export const WALLET_OPS: OpsCommandSet = {
           if (amount === undefined || amount < 0n) throw new OpsError(`the amount is ≥ 0 with at most 6 decimals (got "${args[0]}")`, 2);
           // Never below the withdrawals' automatic approval (withdrawals/service.ts autoApproveBelow, read
           // here by its key: the wallet does not depend on withdrawals), whose withdrawals nobody reviews.
-          const auto = await getSetting<{ amount?: unknown }>(db.db, SETTING_KEYS.withdrawAutoApproveBelow);
-          const autoBelow = (typeof auto?.amount === 'string' ? parseMoney(auto.amount) : undefined) ?? 0n;
+          const autoBelow = await amountSetting(db.db, SETTING_KEYS.withdrawAutoApproveBelow, 0n);
           if (amount < autoBelow) throw new OpsError(`the amount may not be below the withdrawals' automatic approval (${formatMoney(autoBelow)}): lower that first (withdraw:limit)`, 2);
           await setTwoPersonAbove(db.db, amount);
           audit?.object('settings', 'money').change({ twoPersonAbove: formatMoney(before) }, { twoPersonAbove: formatMoney(amount) });

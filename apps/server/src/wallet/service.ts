@@ -144,26 +144,26 @@ export function adjustWallet(db: Database, a: Adjustment): Promise<EntryResult> 
 }
 
 /**
+ * An amount setting (micro-Lightning), kept as `{amount: "<decimal>"}`: an object, not a bare JSON
+ * string, since drizzle parses a jsonb string the driver already parsed again.
+ */
+export async function amountSetting(db: Database, key: string, fallback: bigint): Promise<bigint> {
+  const value = await getSetting<{ amount?: unknown }>(db, key);
+  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? fallback;
+}
+
+export async function setAmountSetting(db: Database, key: string, amount: bigint): Promise<void> {
+  if (amount < 0n) throw new RangeError('the amount may not be negative');
+  await setSetting(db, key, { amount: formatMoney(amount) });
+}
+
+/**
  * Two people for big money (business.md): a wallet adjustment or withdrawal approval above this
  * (micro-Lightning) takes effect only when a second operator approves it. Default 10,000.
  */
-export async function twoPersonAbove(db: Database): Promise<bigint> {
-  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.twoPersonAbove);
-  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? parseMoney(TWO_PERSON_ABOVE_DEFAULT)!;
-}
-
-export async function setTwoPersonAbove(db: Database, amount: bigint): Promise<void> {
-  if (amount < 0n) throw new RangeError('the amount may not be negative');
-  await setSetting(db, SETTING_KEYS.twoPersonAbove, { amount: formatMoney(amount) });
-}
+export const twoPersonAbove = (db: Database) => amountSetting(db, SETTING_KEYS.twoPersonAbove, parseMoney(TWO_PERSON_ABOVE_DEFAULT)!);
+export const setTwoPersonAbove = (db: Database, amount: bigint) => setAmountSetting(db, SETTING_KEYS.twoPersonAbove, amount);
 
 /** What one operator moves alone across all users in a platform day (micro-Lightning). Default 50,000. */
-export async function soloDailyLimit(db: Database): Promise<bigint> {
-  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.soloDailyLimit);
-  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? parseMoney(SOLO_DAILY_LIMIT_DEFAULT)!;
-}
-
-export async function setSoloDailyLimit(db: Database, amount: bigint): Promise<void> {
-  if (amount < 0n) throw new RangeError('the amount may not be negative');
-  await setSetting(db, SETTING_KEYS.soloDailyLimit, { amount: formatMoney(amount) });
-}
+export const soloDailyLimit = (db: Database) => amountSetting(db, SETTING_KEYS.soloDailyLimit, parseMoney(SOLO_DAILY_LIMIT_DEFAULT)!);
+export const setSoloDailyLimit = (db: Database, amount: bigint) => setAmountSetting(db, SETTING_KEYS.soloDailyLimit, amount);

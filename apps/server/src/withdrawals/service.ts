@@ -7,7 +7,7 @@ import { getSetting, setSetting, SETTING_KEYS, sql, type Database, rowsOf } from
 import { AppError, CONVERSION_FEE, CONVERSION_MIN, formatMoney, parseMoney, translate, USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type Locale, type UserLevel, type WithdrawCreateBody, type WithdrawItem, type WithdrawLimits, type WithdrawList, type WithdrawState } from '@lq/contracts';
 import { checkPayPassword, raiseSecurityNotice } from '../users';
 import { refuseWhileLocked, requireBooked } from './address-book';
-import { InsufficientFundsError, postEntry, voidPending } from '../wallet';
+import { amountSetting, InsufficientFundsError, postEntry, setAmountSetting, voidPending } from '../wallet';
 import { isWithdrawAddress, type AddressGuard } from './addresses';
 
 export const WITHDRAW_MIN_MICRO = parseMoney(String(CONVERSION_MIN))!;
@@ -200,16 +200,9 @@ export async function limitsOf(db: Database, userId: number): Promise<WithdrawLi
   return { level, day: window(limit.day, BigInt(used.day)), month: window(limit.month, BigInt(used.month)) };
 }
 
-export async function autoApproveBelow(db: Database): Promise<bigint> {
-  // An object, not a bare JSON string: drizzle parses a jsonb string the driver already parsed again.
-  const value = await getSetting<{ amount?: unknown }>(db, SETTING_KEYS.withdrawAutoApproveBelow);
-  return (typeof value?.amount === 'string' ? parseMoney(value.amount) : undefined) ?? 0n;
-}
-
-export async function setAutoApproveBelow(db: Database, limit: bigint): Promise<void> {
-  if (limit < 0n) throw new RangeError('the limit may not be negative');
-  await setSetting(db, SETTING_KEYS.withdrawAutoApproveBelow, { amount: formatMoney(limit) });
-}
+/** Withdrawals below it (micro-Lightning) skip the operator's review; 0 (the default): none do. */
+export const autoApproveBelow = (db: Database) => amountSetting(db, SETTING_KEYS.withdrawAutoApproveBelow, 0n);
+export const setAutoApproveBelow = (db: Database, limit: bigint) => setAmountSetting(db, SETTING_KEYS.withdrawAutoApproveBelow, limit);
 
 /** A withdrawal as the operator sees it: the user's mail and the review beside the user's view. */
 export interface WithdrawReviewItem extends WithdrawItem {
