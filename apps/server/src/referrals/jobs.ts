@@ -1,9 +1,10 @@
 // The referrals' schedule, in the platform timezone: at 00:10 VIP progress for the day (vip.ts),
 // at 00:20 the rebates of the days not settled yet (rebates.ts), at 00:30 the leaderboards
 // (rankings.ts, after the rebates they rank), and each once at start, so a new server has figures.
-// On the 1st at 01:00, the dividends of the month before (dividends.ts). Stately queues: one run at a time.
+// At 01:00, and once at start, the dividends of every month over and not settled yet (dividends.ts):
+// a pass missed (a deploy at the hour) is caught up by the next. Stately queues: one run at a time.
 import type { JobContext } from '../platform/jobs';
-import { previousMonth, settleDividends } from './dividends';
+import { settleDueDividends } from './dividends';
 import { computeRankings } from './rankings';
 import { settleDueRebates } from './rebates';
 import { computeVip } from './vip';
@@ -34,14 +35,16 @@ export function startReferralJobs(timeZone: string) {
       log.info({ asOf: run.asOf, ...run.ranked }, 'rankings computed');
     });
     await boss.work(DIVIDEND_QUEUE, async () => {
-      const run = await settleDividends(database.db, timeZone, previousMonth(new Date(), timeZone));
-      if (run.settledNow) log.info({ month: run.month, pool: run.pool.toString(), recipients: run.recipients }, 'dividends settled');
+      for (const run of await settleDueDividends(database.db, timeZone)) {
+        if (run.settledNow) log.info({ month: run.month, pool: run.pool.toString(), recipients: run.recipients }, 'dividends settled');
+      }
     });
     await boss.schedule(VIP_QUEUE, '10 0 * * *', {}, { tz: timeZone });
     await boss.schedule(REBATE_QUEUE, '20 0 * * *', {}, { tz: timeZone });
     await boss.send(VIP_QUEUE, {});
     await boss.schedule(RANKING_QUEUE, '30 0 * * *', {}, { tz: timeZone });
-    await boss.schedule(DIVIDEND_QUEUE, '0 1 1 * *', {}, { tz: timeZone });
+    await boss.schedule(DIVIDEND_QUEUE, '0 1 * * *', {}, { tz: timeZone });
+    await boss.send(DIVIDEND_QUEUE, {});
     await boss.send(REBATE_QUEUE, {});
     await boss.send(RANKING_QUEUE, {});
   };
