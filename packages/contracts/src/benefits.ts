@@ -4,7 +4,7 @@
 // strings, 6 places on the way out), kept in the database and set by the operator.
 import { z } from 'zod';
 import { ACCOUNT_MARKETS } from './account';
-import { idempotencyKey } from './wallet';
+import { idempotencyKey, moneyAmount } from './wallet';
 
 /** What can be bought: the basic unlock, and packs of account seats or backtest slots. */
 export const BENEFIT_ITEMS = ['unlock', 'seat', 'slot'] as const;
@@ -35,8 +35,14 @@ export const equityCatalogue = z.object({
 });
 export type EquityCatalogue = z.infer<typeof equityCatalogue>;
 
+/**
+ * The amount the page showed (issue 53 item 6): a price changed since answers 409 PRICE_CHANGED
+ * with both amounts and charges nothing. Left out (older clients): today's price is charged.
+ */
+const expectedAmount = moneyAmount.optional();
+
 /** POST user/api/equity/unlock. */
-export const equityUnlockBody = z.strictObject({ paidPwd, idempotencyKey });
+export const equityUnlockBody = z.strictObject({ paidPwd, idempotencyKey, expectedAmount });
 export type EquityUnlockBody = z.infer<typeof equityUnlockBody>;
 
 /** POST user/api/equity/buy: `quantity` seats or slots of `market` for `months` months. */
@@ -48,6 +54,7 @@ export const equityBuyBody = z.strictObject({
   autoRenew: z.boolean().default(false),
   paidPwd,
   idempotencyKey,
+  expectedAmount,
 });
 export type EquityBuyBody = z.infer<typeof equityBuyBody>;
 

@@ -133,6 +133,7 @@ export const ERRORS = {
   AGREEMENT_REQUIRED: { code: 'A0382', status: 409 },
   AGREEMENT_VERSION: { code: 'A0383', status: 409 },
   BENEFIT_STATE: { code: 'A0384', status: 409 },
+  PRICE_CHANGED: { code: 'A0387', status: 409 },
   ACCOUNT_NOT_RELEASABLE: { code: 'A0385', status: 409 },
   // referrals: rates that would pay out more than the cap of a payment
   REBATE_RATES_OVER_CAP: { code: 'A0386', status: 422 },

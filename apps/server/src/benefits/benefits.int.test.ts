@@ -153,9 +153,19 @@ describe('packs', () => {
     const slot = await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1 }));
     expect(slot.json<Envelope<Purchase>>().data).toMatchObject({ item: 'slot', market: 'forex', amount: '10.000000' });
     expect(await balanceOf(u)).toBe('130.000000');
+    // The amount the page showed (issue 53 item 6): the price rose meanwhile → 409 with both, nothing charged.
+    expect(await ops(['price:set', 'slot', '12', '--note', 'test rise'])).toMatchObject({ code: 0 });
+    const stale = await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1, expectedAmount: '10' }));
+    expect([stale.statusCode, stale.json<Envelope<{ field: string }>>().code, stale.json<Envelope<{ field: string }>>().data.field]).toEqual([409, 'A0387', 'expectedAmount']);
+    expect(stale.json<Envelope>().msg).toMatch(/10\.000000.*12\.000000/);
+    expect(await balanceOf(u)).toBe('130.000000');
+    const fresh = await buy(u, pack({ kind: 'slot', market: 'forex', quantity: 1, months: 1, expectedAmount: '12' }));
+    expect(fresh.json<Envelope<Purchase>>().data.amount).toBe('12.000000');
+    expect(await balanceOf(u)).toBe('118.000000');
+    expect(await ops(['price:set', 'slot', '10', '--note', 'back'])).toMatchObject({ code: 0 });
     const list = await purchases(u);
-    expect(list.total).toBe(3);
-    expect(list.list.map((x) => x.item)).toEqual(['slot', 'seat', 'unlock']);
+    expect(list.total).toBe(4);
+    expect(list.list.map((x) => x.item)).toEqual(['slot', 'slot', 'seat', 'unlock']);
   });
 
   it('refuses months outside 1–12, quantity ≤ 0 or > 1,000, unknown kinds and markets, and too little balance, naming the field', async () => {

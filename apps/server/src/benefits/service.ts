@@ -8,6 +8,7 @@ import {
   BENEFIT_ITEMS,
   BENEFIT_MARKETS,
   formatMoney,
+  parseMoney,
   PACK_DAYS_PER_MONTH,
   PACK_MONTHS,
   PACK_QUANTITY,
@@ -101,6 +102,8 @@ interface Order {
   quantity: number;
   months: number | null;
   autoRenew: boolean;
+  /** The amount the page showed (micro), if sent: another price now charges nothing. Not part of the key's hash. */
+  expected?: bigint;
 }
 
 const hashOf = (o: Order) => createHash('sha256').update(JSON.stringify([o.item, o.market, o.quantity, o.months, o.autoRenew])).digest('hex');
@@ -136,6 +139,10 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
       }
       const id = Number(inserted.id);
       const amount = BigInt(inserted.amount);
+      // Priced other than the page showed: refused, the row undone with the transaction.
+      if (order.expected !== undefined && amount !== order.expected) {
+        throw new AppError('PRICE_CHANGED', { expected: formatMoney(order.expected), price: formatMoney(amount) }, 'expectedAmount');
+      }
       // Last, and without a savepoint: platform revenue stays locked only until the commit, and a
       // refusal (too little balance) leaves this transaction, undoing the row. The entry is the
       // one keyed benefit:<id>.
@@ -162,6 +169,8 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
   }
 }
 
+const expectedOf = (body: { expectedAmount?: string | undefined }) => (body.expectedAmount === undefined ? undefined : parseMoney(body.expectedAmount));
+
 /** BENEFIT_NOT_UNLOCKED naming the unlock's price (robots and backtests raise it too). */
 export async function notUnlocked(db: Runner): Promise<AppError> {
   const prices = await pricesOf(db);
@@ -170,7 +179,7 @@ export async function notUnlocked(db: Runner): Promise<AppError> {
 
 /** The basic rights: once per user; the payment password first (with the wallet's lockout). */
 export async function unlock(db: Database, userId: number, body: EquityUnlockBody, payPepper: Buffer): Promise<EquityPurchase> {
-  const order: Order = { item: 'unlock', market: null, quantity: 1, months: null, autoRenew: false };
+  const order: Order = { item: 'unlock', market: null, quantity: 1, months: null, autoRenew: false, expected: expectedOf(body) };
   // A replay of the unlock that was bought answers it; any other second unlock is refused before
   // the password is asked for.
   const [mine] = rowsOf<Row>(await db.execute(sql`select ${COLUMNS} from benefit_purchases where user_id = ${userId} and item = 'unlock'`));
@@ -194,7 +203,7 @@ export async function buy(db: Database, userId: number, body: EquityBuyBody, pay
   if (!gate.month) throw agreementRequired('monthEquity');
   if (body.autoRenew && !gate.auto) throw agreementRequired('autoSubscribe');
   await checkPayPassword(db, userId, body.paidPwd, payPepper);
-  return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew });
+  return purchase(db, userId, body.idempotencyKey, { item: body.kind, market: body.market, quantity: body.quantity, months: body.months, autoRenew: body.autoRenew, expected: expectedOf(body) });
 }
 
 export async function purchasesOf(db: Runner, userId: number, q: { page: number; size: number }): Promise<EquityPurchases> {

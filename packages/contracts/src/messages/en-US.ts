@@ -84,6 +84,7 @@ export const enUS = {
   'errors.AGREEMENT_REQUIRED': 'Read and accept the {agreement} first',
   'errors.AGREEMENT_VERSION': 'The {agreement} has changed: read the current version and accept it',
   'errors.BENEFIT_STATE': 'Auto-renew can only be switched on a pack that is still active',
+  'errors.PRICE_CHANGED': 'The price changed: {expected} was shown, it is {price} now. Nothing was charged; check the new amount and pay again',
   'errors.ACCOUNT_NOT_RELEASABLE': 'Only an account frozen because its seat expired can be released',
   'errors.TELEGRAM_CLOSED': 'Telegram notifications are not set up on this server',
   'errors.NOTIFY_MAIL_REQUIRED': 'This notification is always sent by e-mail: it concerns your money or account',

@@ -86,6 +86,7 @@ export const inID: Messages = {
   'errors.AGREEMENT_REQUIRED': 'Baca dan setujui {agreement} terlebih dahulu',
   'errors.AGREEMENT_VERSION': '{agreement} telah berubah: baca versi terbaru dan setujui',
   'errors.BENEFIT_STATE': 'Perpanjangan otomatis hanya dapat diubah pada paket yang masih aktif',
+  'errors.PRICE_CHANGED': 'Harga berubah: yang ditampilkan {expected}, sekarang {price}. Tidak ada yang ditagih; periksa jumlah baru dan bayar lagi',
   'errors.ACCOUNT_NOT_RELEASABLE': 'Hanya akun yang dibekukan karena slotnya kedaluwarsa yang dapat dilepaskan',
   'errors.TELEGRAM_CLOSED': 'Notifikasi Telegram belum disiapkan di server ini',
   'errors.NOTIFY_MAIL_REQUIRED': 'Notifikasi ini selalu dikirim lewat e-mail: menyangkut dana atau akun Anda',

@@ -85,6 +85,7 @@ export const jaJP: Messages = {
   'errors.AGREEMENT_REQUIRED': '先に{agreement}を読んで同意してください',
   'errors.AGREEMENT_VERSION': '{agreement}が更新されました。最新版を読んで同意してください',
   'errors.BENEFIT_STATE': '自動更新は有効なパックでのみ切り替えられます',
+  'errors.PRICE_CHANGED': '価格が変わりました：表示は {expected}、現在は {price} です。請求はされていません。新しい金額を確認してもう一度お支払いください',
   'errors.ACCOUNT_NOT_RELEASABLE': '解除できるのは口座枠の期限切れで凍結された口座だけです',
   'errors.TELEGRAM_CLOSED': 'このサーバーでは Telegram 通知が設定されていません',
   'errors.NOTIFY_MAIL_REQUIRED': 'この通知は資金またはアカウントに関わるため、常にメールで送信されます',

@@ -82,6 +82,7 @@ export const thTH: Messages = {
   'errors.AGREEMENT_REQUIRED': 'โปรดอ่านและยอมรับ{agreement}ก่อน',
   'errors.AGREEMENT_VERSION': '{agreement}มีการเปลี่ยนแปลง โปรดอ่านฉบับปัจจุบันและยอมรับ',
   'errors.BENEFIT_STATE': 'เปิดหรือปิดการต่ออายุอัตโนมัติได้เฉพาะแพ็กที่ยังใช้งานอยู่',
+  'errors.PRICE_CHANGED': 'ราคาเปลี่ยนแล้ว: ที่แสดงคือ {expected} ตอนนี้คือ {price} ยังไม่มีการเรียกเก็บเงิน ตรวจสอบยอดใหม่แล้วชำระอีกครั้ง',
   'errors.ACCOUNT_NOT_RELEASABLE': 'ปลดได้เฉพาะบัญชีที่ถูกระงับเพราะที่นั่งหมดอายุ',
   'errors.TELEGRAM_CLOSED': 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการแจ้งเตือนทาง Telegram',
   'errors.NOTIFY_MAIL_REQUIRED': 'การแจ้งเตือนนี้ส่งทางอีเมลเสมอ เพราะเกี่ยวกับเงินหรือบัญชีของคุณ',

@@ -83,6 +83,7 @@ export const viVN: Messages = {
   'errors.AGREEMENT_REQUIRED': 'Hãy đọc và chấp nhận {agreement} trước',
   'errors.AGREEMENT_VERSION': '{agreement} đã thay đổi: hãy đọc phiên bản hiện tại và chấp nhận',
   'errors.BENEFIT_STATE': 'Chỉ có thể bật hoặc tắt tự động gia hạn cho gói còn hiệu lực',
+  'errors.PRICE_CHANGED': 'Giá đã thay đổi: đã hiển thị {expected}, nay là {price}. Chưa trừ tiền; hãy xem số tiền mới và thanh toán lại',
   'errors.ACCOUNT_NOT_RELEASABLE': 'Chỉ tài khoản bị đóng băng do hết hạn suất mới có thể mở khóa',
   'errors.TELEGRAM_CLOSED': 'Máy chủ này chưa thiết lập thông báo Telegram',
   'errors.NOTIFY_MAIL_REQUIRED': 'Thông báo này luôn được gửi qua e-mail: nó liên quan đến tiền hoặc tài khoản của bạn',

@@ -82,6 +82,7 @@ export const zhCN: Messages = {
   'errors.AGREEMENT_REQUIRED': '请先阅读并同意{agreement}',
   'errors.AGREEMENT_VERSION': '{agreement}已更新：请阅读最新版本并同意',
   'errors.BENEFIT_STATE': '只有仍在生效中的套餐可以切换自动续费',
+  'errors.PRICE_CHANGED': '价格已变动：页面显示 {expected}，现为 {price}。未扣款；请核对新金额后重新支付',
   'errors.ACCOUNT_NOT_RELEASABLE': '只有因席位到期而冻结的账户可以解除冻结',
   'errors.TELEGRAM_CLOSED': '此服务器尚未设置 Telegram 通知',
   'errors.NOTIFY_MAIL_REQUIRED': '此通知始终通过电子邮件发送：它关系到您的资金或账户',

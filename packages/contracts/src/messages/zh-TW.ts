@@ -82,6 +82,7 @@ export const zhTW: Messages = {
   'errors.AGREEMENT_REQUIRED': '請先閱讀並同意{agreement}',
   'errors.AGREEMENT_VERSION': '{agreement}已更新：請閱讀最新版本並同意',
   'errors.BENEFIT_STATE': '只有仍在生效中的套餐可以切換自動續費',
+  'errors.PRICE_CHANGED': '價格已變動：頁面顯示 {expected}，現為 {price}。未扣款；請核對新金額後重新支付',
   'errors.ACCOUNT_NOT_RELEASABLE': '只有因席位到期而凍結的帳戶可以解除凍結',
   'errors.TELEGRAM_CLOSED': '此伺服器尚未設定 Telegram 通知',
   'errors.NOTIFY_MAIL_REQUIRED': '此通知一律以電子郵件發送：它關係到您的資金或帳戶',

@@ -74,8 +74,9 @@ export default function PayPage() {
     setError(undefined);
     setBusy(true);
     try {
-      if (order.item === 'unlock') await unlock({ paidPwd, idempotencyKey: key });
-      else await buy({ kind: order.item, market: order.market, quantity: order.quantity, months: order.months, autoRenew: order.autoRenew, paidPwd, idempotencyKey: key });
+      // The amount shown goes with the order: a price changed meanwhile is refused, not charged.
+      if (order.item === 'unlock') await unlock({ paidPwd, idempotencyKey: key, expectedAmount: amount });
+      else await buy({ kind: order.item, market: order.market, quantity: order.quantity, months: order.months, autoRenew: order.autoRenew, paidPwd, idempotencyKey: key, expectedAmount: amount });
       await afterPurchase(queryClient);
       showToast(t('pay.done'), 'success');
       navigate(EQUITY_PATH, { replace: true });
