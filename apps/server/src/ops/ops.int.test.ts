@@ -185,8 +185,8 @@ describe('npm run ops while the server runs', () => {
     expect((await ops('wallet:adjust', 'nobody@example.com', '1', '--wallet', 'rebate', '--reason', 'x', '--key', 'k9')).err).toContain('no user with e-mail');
     // A key the shell used before keys had sources (`adjust:<key>`) is refused, not posted again under the new one.
     const [{ id: userId }] = await t.database.exec<{ id: string }>('select id::text as id from users where mail = $1', [u.mail]);
-    await postEntry(t.database.db, { key: `adjust:old-${u.mail}`, kind: 'adjust', userId: Number(userId), memo: 'before sources', lines: [{ account: { platform: 'adjustments' }, amount: -1_000_000n }, { account: { userId: Number(userId), wallet: 'rebate' }, amount: 1_000_000n }] });
-    const old = await ops('wallet:adjust', u.mail, '1', '--wallet', 'rebate', '--reason', 'before sources', '--key', `old-${u.mail}`);
+    await postEntry(t.database.db, { key: `adjust:approval:old-${u.mail}`, kind: 'adjust', userId: Number(userId), memo: 'before sources', lines: [{ account: { platform: 'adjustments' }, amount: -1_000_000n }, { account: { userId: Number(userId), wallet: 'rebate' }, amount: 1_000_000n }] });
+    const old = await ops('wallet:adjust', u.mail, '1', '--wallet', 'rebate', '--reason', 'before sources', '--key', `approval:old-${u.mail}`);
     expect([old.code, old.err.includes('was used before')]).toEqual([1, true]);
     expect((await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<{ rebateWallet: string }>>().data.rebateWallet).toBe('26.000000');
     expect((await ops('ledger:verify')).code).toBe(0);

@@ -46,20 +46,18 @@ function monthOf(now: Date, timeZone: string, months = 0): string {
 export const previousMonth = (now: Date, timeZone: string): string => monthOf(now, timeZone, -1);
 
 /**
- * Settles every month that is over and has no settlement yet, from the month of the first
- * purchase on (issue 53 item 8: a cron job pg-boss sends only within a minute of its time lost a
- * month to a deploy at 01:00 on the 1st). Run at start and on each daily pass; months settled
- * before are skipped without being read again.
+ * Settles every month that is over and has no settlement yet (issue 53 item 8: a cron job pg-boss
+ * sends only within a minute of its time lost a month to a deploy at 01:00 on the 1st), from the
+ * first month ever settled on — or, on a platform that settled none, the month just over: months
+ * before dividends were paid are never paid now, at today's rate. Run at start and on each daily
+ * pass; months settled before are skipped without being read again.
  */
 export async function settleDueDividends(db: Database, timeZone: string, now: Date = new Date()): Promise<DividendRun[]> {
-  const [first] = rowsOf<{ at: string | null }>(
-    await db.execute(sql`select min(created_at)::text as at from ledger_entries where kind = 'purchase' and status = 'posted'`),
-  );
-  if (!first?.at) return [];
   const settled = new Set(rowsOf<{ month: string }>(await db.execute(sql`select month from dividend_months`)).map((r) => r.month));
   const last = previousMonth(now, timeZone);
+  const first = [...settled].sort()[0] ?? last;
   const runs: DividendRun[] = [];
-  for (let month = monthOf(new Date(first.at), timeZone); month <= last; month = monthOf(monthBounds(month, timeZone).to, timeZone)) {
+  for (let month = first; month <= last; month = monthOf(monthBounds(month, timeZone).to, timeZone)) {
     if (!settled.has(month)) runs.push(await settleDividends(db, timeZone, month, now));
   }
   return runs;
