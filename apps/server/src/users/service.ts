@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify, type Options as ArgonOptions } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, rowsOf, sql, type SQL } from '@lq/db';
+import { and, desc, eq, gt, isNull, isUniqueViolation, max, queryPrepared, rowsOf, sql } from '@lq/db';
 import {
   AppError,
   CODE_LENGTH,
@@ -337,23 +337,25 @@ export async function login(
       ),
     );
   const since = lastOk?.at ?? windowStart;
-  const failures = (conditions: SQL[], from: Date) =>
-    db
-      .select({ n: count() })
-      .from(loginAttempts)
-      .where(and(...conditions, eq(loginAttempts.success, false), gt(loginAttempts.createdAt, from)))
-      .then((r) => r[0]?.n ?? 0);
   // Claimed first: this attempt is a failure row before anything is compared, and the counts below
   // include it and every attempt in flight, so a burst sent at once gets no more tries than the
   // same requests one after another. What turns out not to be a tried password is taken back.
   const [claim] = await db.insert(loginAttempts).values({ mail, ip, success: false }).returning({ id: loginAttempts.id });
   const takeBack = () => db.delete(loginAttempts).where(eq(loginAttempts.id, claim.id));
+  // Every count from one snapshot: read apart, a burst's claims inserted between the reads made the
+  // address guard count tries that the lock then refused (and took back).
+  const after = (from: Date) => sql`${loginAttempts.createdAt} > ${from.toISOString()}::timestamptz`;
+  const guardFrom = new Date(Date.now() - LOGIN_GUARD_MINUTES * 60_000);
+  const [counts] = await db
+    .select({
+      byMailAndIp: sql<number>`count(*) filter (where ${loginAttempts.mail} = ${mail} and ${loginAttempts.ip} = ${ip} and ${after(since)})`.mapWith(Number),
+      byIp: sql<number>`count(*) filter (where ${loginAttempts.ip} = ${ip} and ${after(windowStart)})`.mapWith(Number),
+      byMail: sql<number>`count(*) filter (where ${loginAttempts.mail} = ${mail} and ${after(guardFrom)})`.mapWith(Number),
+    })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.success, false), sql`(${loginAttempts.mail} = ${mail} or ${loginAttempts.ip} = ${ip})`));
   // Locked per address AND IP: someone who knows an address cannot lock its owner out from
   // elsewhere. One IP trying many addresses is locked too (10× the budget).
-  const counts = {
-    byMailAndIp: await failures([eq(loginAttempts.mail, mail), eq(loginAttempts.ip, ip)], since),
-    byIp: await failures([eq(loginAttempts.ip, ip)], windowStart),
-  };
   if (counts.byMailAndIp > config.LOGIN_MAX_FAILURES || counts.byIp > config.LOGIN_MAX_FAILURES * 10) {
     await takeBack();
     throw new AppError('LOGIN_LOCKED', { minutes: config.LOGIN_LOCK_MINUTES });
@@ -362,7 +364,7 @@ export async function login(
   // longer enough, a LOGIN code from the owner's mailbox is needed as well, and asked before the
   // password is looked at, for any address: a guesser learns neither whether it has an account nor
   // whether a password was right. Nobody is locked out.
-  const guarded = (await failures([eq(loginAttempts.mail, mail)], new Date(Date.now() - LOGIN_GUARD_MINUTES * 60_000))) > LOGIN_GUARD_FAILURES + 1;
+  const guarded = counts.byMail > LOGIN_GUARD_FAILURES + 1;
   let useCode: ((tx?: Database) => Promise<void>) | undefined;
   if (guarded) {
     try {
