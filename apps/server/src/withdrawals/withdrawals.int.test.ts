@@ -29,17 +29,18 @@ const create = (u: RegisteredUser, b: Record<string, unknown>) => t.call('POST',
 const info = async (u: RegisteredUser) => (await t.call('GET', '/user/api/wallet/info', { token: u.token })).json<Envelope<Record<string, string>>>().data;
 
 describe('withdrawal requests', () => {
-  it('20 withdrawals at once, 19 wrong payment passwords and the right one last: locked, nothing held', async () => {
+  it('19 withdrawals at once with wrong payment passwords: at most five compared, paying locked, nothing held', async () => {
     const u = await payingUser(t, 100_000_000n);
-    const tries = Array.from({ length: 20 }, (_, i) => (i === 19 ? '123456' : String(100_000 + i)));
+    // Only wrong ones in the burst: a right one sent beside them may legitimately be among the first
+    // five compared (requests reach the check in no set order), and a right one resets the count.
+    const tries = Array.from({ length: 19 }, (_, i) => String(100_000 + i));
     const answers = await Promise.all(tries.map((paidPwd) => create(u, body({ paidPwd }))));
     const codes = answers.map((res) => res.json<Envelope>().code);
-    // Five comparisons at most (each wrong: A0244 with what is left, the fifth locks: A0352); the rest,
-    // the right password included, find paying locked.
+    // Five comparisons at most (each wrong: A0244 with what is left, the fifth locks: A0352); the rest
+    // find paying locked.
     expect(codes.filter((c) => c === 'A0244').length).toBeLessThanOrEqual(4);
-    expect(codes.filter((c) => c === 'A0352').length).toBeGreaterThanOrEqual(16);
+    expect(codes.filter((c) => c === 'A0352').length).toBeGreaterThanOrEqual(15);
     expect(codes.every((c) => c === 'A0244' || c === 'A0352'), codes.join(' ')).toBe(true);
-    expect(codes[19]).toBe('A0352');
     expect(await info(u)).toMatchObject({ balanceWallet: '100.000000', pendingTransfer: '0.000000' });
     expect((await t.call('GET', '/user/api/withdraw/list', { token: u.token })).json<Envelope<{ total: number }>>().data.total).toBe(0);
     // Still locked for the right password afterwards.
