@@ -1,8 +1,9 @@
 // The operator console's business screens on a phone and a desktop: an operator writes a notice in
 // English and Japanese, previews the Japanese body as users will see it, publishes it (a Japanese
-// reader gets the Japanese title, others the English), changes a price (the users' catalogue says
-// it at once) and finds both in the audit log. Holds the notices and the prices: other flows count
-// unread notices and pay the prices.
+// reader gets the Japanese title, others the English), asks for a price change that a second
+// operator approves on the Approvals screen (the users' catalogue says it only then) and finds both
+// in the audit log. Holds the notices and the prices: other flows count unread notices and pay the
+// prices.
 import { expect } from '@playwright/test';
 import { operatorPage } from './support/console';
 import { holding } from './support/exclusive';
@@ -51,22 +52,46 @@ test('an operator publishes a notice in two languages and changes a price, each 
   await expect(editor.getByTestId('notice-editor-state')).toHaveAttribute('data-state', 'unpublished');
   await editor.getByTestId('sheet-close').click();
 
-  // A price: the slot per month from 10 to 11, then back.
+  // A price: the slot per month from 10 to 11, then back — each asked by this operator and
+  // approved by a second one (issue 53 item 2: no money setting under one key).
+  const approver = await operatorPage(browser, `approver.${stamp}@lightning-quant.example`);
+  const catalogueSlot = async () => ((await (await request.get('/user/api/equity/catalogue', { headers })).json()) as { data: { prices: { slot: string } } }).data.prices.slot;
   await page.getByTestId('console-nav-business').click();
   const prices = page.getByTestId('prices-form');
   await expect(prices.getByTestId('price-slot')).toHaveValue('10');
-  const setSlot = async (price: string) => {
+  const setSlot = async (from: string, price: string, shoot: boolean) => {
     await prices.getByTestId('price-slot').fill(price);
     await prices.getByTestId('action-reason').fill(`e2e price ${price}`);
     await prices.getByTestId('prices-submit').click();
+    await expect(page.getByTestId('toast').filter({ hasText: /another operator approves/ })).toBeVisible();
+    // Waiting: the form shows the price in force and the change asked for.
+    const pending = page.getByTestId('prices-form').getByTestId('settings-pending');
+    await expect(pending).toHaveAttribute('data-mine', 'true');
+    await expect(pending.getByTestId('setting-change').filter({ hasText: 'Backtest slot per month' }).getByTestId('setting-change-after')).toContainText(price);
+    await expect(page.getByTestId('prices-form').getByTestId('price-slot')).toHaveValue(from);
+    expect(await catalogueSlot()).toBe(`${from}.000000`);
+    const id = await pending.getAttribute('data-id');
+    // The second operator finds it in Approvals, with what it sets, and approves it.
+    await approver.getByTestId('console-nav-dashboard').click();
+    await approver.getByTestId('console-nav-approvals').click();
+    const row = approver.locator(`[data-testid="approval-row"][data-id="${id}"]`);
+    await expect(row.getByTestId('approval-what')).toHaveText('Settings change: prices');
+    await expect(row.getByTestId('setting-change')).toHaveCount(1);
+    if (shoot) await approver.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/console-settings-approval.png`, fullPage: true });
+    await row.getByTestId('approval-approve').click();
+    await expect(row).toHaveCount(0);
+    expect(await catalogueSlot()).toBe(`${price}.000000`);
+    await page.getByTestId('console-nav-approvals').click();
+    await page.getByTestId('console-nav-business').click();
     await expect(page.getByTestId('prices-form').getByTestId('price-slot')).toHaveValue(price);
-    await expect(page.getByTestId('prices-form').getByTestId('action-reason')).toHaveValue('');
+    await expect(page.getByTestId('prices-form').getByTestId('settings-pending')).toHaveCount(0);
   };
-  await setSlot('11');
-  const catalogue = (await (await request.get('/user/api/equity/catalogue', { headers })).json()) as { data: { prices: { slot: string } } };
-  expect(catalogue.data.prices.slot).toBe('11.000000');
+  await setSlot('10', '11', true);
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/console-business.png`, fullPage: true });
-  await setSlot('10');
+  await setSlot('11', '10', false);
+  const overflowApprover = await approver.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflowApprover).toBeLessThanOrEqual(0);
+  await approver.context().close();
 
   // Both in the audit log under this operator.
   await page.getByTestId('console-nav-audit').click();

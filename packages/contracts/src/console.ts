@@ -248,6 +248,20 @@ const moneyOrZero = z
 
 const levelLimit = z.strictObject({ day: moneyAmount, month: moneyAmount });
 
+/**
+ * Settings under two keys (issue 53 item 2): a change of a money setting waits for a second
+ * operator. Groups: the amounts and withdrawal limits (settings/money), the prices, the rebate and
+ * dividend rates; each has at most one change waiting.
+ */
+export const SETTINGS_GROUPS = ['money', 'prices', 'rebates'] as const;
+export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
+/** One value a change sets: its key (`twoPersonAbove`, `limits.VIP1.day`, `prices.slot`, `rates.VIP2`, `dividendRate`), money or basis points. */
+export const consoleSettingChange = z.object({ key: z.string(), unit: z.enum(['money', 'bp']), before: z.string(), after: z.string() });
+export type ConsoleSettingChange = z.infer<typeof consoleSettingChange>;
+/** A change waiting for a second operator: who asked, when, and what it sets. */
+export const consoleSettingsPending = z.object({ id: z.number(), requestedBy: z.string(), requestedAt: z.number(), mine: z.boolean(), reason: z.string(), changes: z.array(consoleSettingChange) });
+export type ConsoleSettingsPending = z.infer<typeof consoleSettingsPending>;
+
 /** GET console/api/settings/money: the amounts that decide who reviews what. */
 export const consoleMoneySettings = z.object({
   /** Withdrawals below it need no review (0: all do). */
@@ -258,10 +272,12 @@ export const consoleMoneySettings = z.object({
   soloDailyLimit: z.string(),
   /** Per user level, over a rolling 24 hours and 30 days. */
   limits: z.record(z.enum(USER_LEVELS), z.object({ day: z.string(), month: z.string() })),
+  /** A change of these waiting for a second operator (the values above are those in force). */
+  pending: consoleSettingsPending.nullable(),
 });
 export type ConsoleMoneySettings = z.infer<typeof consoleMoneySettings>;
 
-/** POST console/api/settings/money: all of it at once, as the form shows it. */
+/** POST console/api/settings/money: all of it at once, as the form shows it; it takes effect when another operator approves it. */
 export const consoleMoneySettingsBody = z
   .strictObject({
     autoApproveBelow: moneyOrZero,
@@ -363,7 +379,7 @@ export const consoleDepositList = z.object({
 });
 export type ConsoleDepositList = z.infer<typeof consoleDepositList>;
 
-export const APPROVAL_KINDS = ['wallet.adjust', 'withdraw.approve'] as const;
+export const APPROVAL_KINDS = ['wallet.adjust', 'withdraw.approve', 'settings.change'] as const;
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
@@ -378,7 +394,8 @@ export type ConsoleApprovalsQuery = z.input<typeof consoleApprovalsQuery>;
 export const consoleApprovalItem = z.object({
   id: z.number(),
   kind: z.enum(APPROVAL_KINDS),
-  amount: z.string(),
+  /** What moves; null for a settings change. */
+  amount: z.string().nullable(),
   reason: z.string(),
   status: z.enum(APPROVAL_STATES),
   requestedBy: z.string(),
@@ -388,7 +405,10 @@ export const consoleApprovalItem = z.object({
   decidedBy: z.string().nullable(),
   decidedAt: z.number().nullable(),
   decisionNote: z.string().nullable(),
-  user: z.object({ id: z.number(), mail: z.string() }),
+  /** Whose money; null for a settings change. */
+  user: z.object({ id: z.number(), mail: z.string() }).nullable(),
+  /** A settings change: the group and each value it sets, before (when asked) and after. */
+  settings: z.object({ group: z.enum(SETTINGS_GROUPS), changes: z.array(consoleSettingChange) }).nullable(),
   /** An adjustment: the wallet and whether it credits or debits. */
   adjust: z.object({ wallet: z.enum(WALLETS), direction: z.enum(['credit', 'debit']) }).nullable(),
   /** A withdrawal: where it goes and the state it is in now. */
@@ -418,10 +438,12 @@ export const consoleBusinessSettings = z.object({
   dividendRate: z.number(),
   /** On: nobody starts a backtest (B0300). */
   maintenance: z.boolean(),
+  /** Changes of the prices or the rates waiting for a second operator (the values above are those in force). */
+  pending: z.object({ prices: consoleSettingsPending.nullable(), rebates: consoleSettingsPending.nullable() }),
 });
 export type ConsoleBusinessSettings = z.infer<typeof consoleBusinessSettings>;
 
-/** POST console/api/settings/prices: the unlock, and a seat or slot per month (Lightning); purchases from now on pay them. */
+/** POST console/api/settings/prices: the unlock, and a seat or slot per month (Lightning); purchases pay them once another operator approved the change. */
 export const consolePricesBody = z.strictObject({
   prices: z.strictObject({ unlock: moneyAmount, seat: moneyAmount, slot: moneyAmount }),
   reason,
@@ -432,7 +454,7 @@ export type ConsolePricesBody = z.input<typeof consolePricesBody>;
 export const consoleVipBody = z.strictObject({ thresholds: vipThresholds, reason });
 export type ConsoleVipBody = z.input<typeof consoleVipBody>;
 
-/** POST console/api/settings/rebates: rebate rates per level and the same-level share, and the dividend share (basis points, 0–10,000). */
+/** POST console/api/settings/rebates: rebate rates per level and the same-level share, and the dividend share (basis points, 0–10,000); in force once another operator approved the change. */
 export const consoleRebatesBody = z.strictObject({
   rates: rebateRates,
   dividendRate: z.number({ error: 'validation.invalidType' }).int({ error: 'validation.integer' }).min(0).max(10_000),

@@ -34,6 +34,10 @@ export const ERRORS = {
   // two people for big money: nobody approves their own; a decided approval stays decided
   APPROVAL_OWN: { code: 'A0218', status: 403 },
   APPROVAL_DECIDED: { code: 'A0219', status: 409 },
+  // settings under two keys: one pending change per group; approved only onto the values it was asked against
+  SETTINGS_CHANGE_PENDING: { code: 'A0388', status: 409 },
+  SETTINGS_CHANGED_SINCE: { code: 'A0389', status: 409 },
+  SETTINGS_UNCHANGED: { code: 'A0396', status: 422 },
   // verification codes
   CODE_INVALID: { code: 'A0220', status: 422 },
   CODE_EXPIRED: { code: 'A0221', status: 422 },

@@ -1537,13 +1537,13 @@ export const operatorApprovals = pgTable(
   'operator_approvals',
   {
     id: id(),
-    /** wallet.adjust | withdraw.approve */
+    /** wallet.adjust | withdraw.approve | settings.change | user.level */
     kind: text('kind').notNull(),
-    /** The user whose wallet is adjusted, or the withdrawal. */
-    objectId: bigint('object_id', { mode: 'number' }).notNull(),
-    /** Micro-Lightning moved (without sign). */
+    /** The user whose wallet is adjusted or level granted, or the withdrawal; none for a settings change. */
+    objectId: bigint('object_id', { mode: 'number' }),
+    /** Micro-Lightning moved (without sign); 0 for a settings change or a level grant. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    /** What the first operator asked for (an adjustment's wallet and signed amount). */
+    /** What the first operator asked for (an adjustment's wallet and signed amount; a settings group's values before and after). */
     request: jsonb('request').notNull(),
     reason: text('reason').notNull(),
     requestedBy: bigint('requested_by', { mode: 'number' })
@@ -1563,10 +1563,12 @@ export const operatorApprovals = pgTable(
   (t) => [
     uniqueIndex('operator_approvals_request_key').on(t.requestedBy, t.requestKey),
     uniqueIndex('operator_approvals_withdraw_pending').on(t.objectId).where(sql`${t.kind} = 'withdraw.approve' and ${t.status} = 'pending'`),
+    uniqueIndex('operator_approvals_settings_pending').on(sql`(${t.request}->>'group')`).where(sql`${t.kind} = 'settings.change' and ${t.status} = 'pending'`),
     index('operator_approvals_status_idx').on(t.status, t.id),
-    check('operator_approvals_kind', sql`${t.kind} in ('wallet.adjust', 'withdraw.approve')`),
+    check('operator_approvals_kind', sql`${t.kind} in ('wallet.adjust', 'withdraw.approve', 'settings.change', 'user.level')`),
     check('operator_approvals_status', sql`${t.status} in ('pending', 'approved', 'rejected', 'cancelled')`),
-    check('operator_approvals_amount', sql`${t.amount} > 0`),
+    check('operator_approvals_amount', sql`${t.amount} > 0 or ${t.kind} in ('settings.change', 'user.level')`),
+    check('operator_approvals_object', sql`${t.objectId} is not null or ${t.kind} = 'settings.change'`),
     check('operator_approvals_two_people', sql`${t.status} <> 'approved' or (${t.decidedBy} is not null and ${t.decidedBy} <> ${t.requestedBy})`),
   ],
 );

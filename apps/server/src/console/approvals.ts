@@ -8,15 +8,16 @@ import { AppError, formatMoney, parseMoney, type ApprovalState, type ConsoleAppr
 import { rowsOf, sql, type Database, type SQL } from '@lq/db';
 import { approveWithdrawal } from '../withdrawals';
 import { adjustWallet } from '../wallet';
+import { applySettingsChange, changesOf, type SettingsRequest } from './setting-changes';
 
 type Kind = ConsoleApprovalItem['kind'];
 
 interface ApprovalRow {
   id: string;
   kind: Kind;
-  object_id: string;
+  object_id: string | null;
   amount: string;
-  request: { wallet?: Wallet; amount?: string };
+  request: { wallet?: Wallet; amount?: string } & Partial<SettingsRequest>;
   reason: string;
   requested_by: string;
   request_key: string;
@@ -132,27 +133,45 @@ export async function recordSoloMove(tx: Pick<Database, 'execute'>, move: { oper
 
 export type Decision = { approve: true } | { approve: false; note: string };
 
-/** What a decision did; `withdrawalGone`: the withdrawal was no longer waiting, so the approval was cancelled. */
+/**
+ * What a decision did. The approval was cancelled instead when what it acts on moved meanwhile:
+ * `withdrawalGone` (the withdrawal was no longer waiting), `settingsChanged` (the settings are no
+ * longer those the change was asked against).
+ */
 export interface DecisionResult {
   id: number;
   kind: Kind;
-  objectId: number;
+  objectId: number | null;
   status: ApprovalState;
   result: Record<string, unknown> | null;
   withdrawalGone?: WithdrawState;
+  settingsChanged?: true;
+}
+
+/** What a decision needs besides the approval: the rebate cap a settings change is held to, and the audit row written in its transaction. */
+export interface DecisionContext {
+  rebatePayoutMaxBp: number;
+  audit?: (tx: Database, d: DecisionResult) => Promise<unknown>;
 }
 
 /**
  * A second operator's approval (the action takes effect in the same transaction) or anyone's
  * rejection (the asking operator may withdraw their own request).
  */
-export async function decideApproval(db: Database, id: number, operator: { operatorId: number; mail: string }, decision: Decision): Promise<DecisionResult> {
+export async function decideApproval(db: Database, id: number, operator: { operatorId: number; mail: string }, decision: Decision, ctx: DecisionContext): Promise<DecisionResult> {
   const { operatorId } = operator;
   const out = await db.transaction(async (tx): Promise<DecisionResult> => {
+    const d = await decideIn(tx);
+    await ctx.audit?.(tx, d);
+    return d;
+  });
+  return out;
+
+  async function decideIn(tx: Database): Promise<DecisionResult> {
     const [a] = rowsOf<ApprovalRow>(await tx.execute(sql`select ${APPROVAL_COLUMNS} from operator_approvals where id = ${id} for update`));
     if (!a) throw new AppError('NOT_FOUND', {}, 'id');
     if (a.status !== 'pending') throw new AppError('APPROVAL_DECIDED', { state: a.status }, 'id');
-    const base = { id, kind: a.kind, objectId: Number(a.object_id) };
+    const base = { id, kind: a.kind, objectId: a.object_id === null ? null : Number(a.object_id) };
     const decide = async (status: ApprovalState, note: string | null, result: Record<string, unknown> | null) => {
       await tx.execute(sql`update operator_approvals set status = ${status}, decided_by = ${operatorId}, decided_at = now(), decision_note = ${note},
           result = ${result === null ? null : JSON.stringify(result)}::jsonb where id = ${id}`);
@@ -160,8 +179,14 @@ export async function decideApproval(db: Database, id: number, operator: { opera
     };
     if (!decision.approve) return decide('rejected', decision.note, null);
     if (Number(a.requested_by) === operatorId) throw new AppError('APPROVAL_OWN', {}, 'id');
+    if (a.kind === 'settings.change') {
+      const request = a.request as SettingsRequest;
+      const applied = await applySettingsChange(tx, request, { rebatePayoutMaxBp: ctx.rebatePayoutMaxBp, by: `console: ${operator.mail} (approval ${id})` });
+      if (applied.changedSince) return { ...(await decide('cancelled', 'settings changed since it was asked', { group: request.group })), settingsChanged: true };
+      return decide('approved', null, { group: request.group, before: applied.before, after: applied.after });
+    }
     if (a.kind === 'wallet.adjust') {
-      const entry = await adjustWallet(tx, { userId: base.objectId, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, source: 'approval', key: String(id) });
+      const entry = await adjustWallet(tx, { userId: base.objectId!, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, source: 'approval', key: String(id) });
       return decide('approved', null, { entry: entry.id });
     }
     const [w] = rowsOf<{ status: WithdrawState }>(await tx.execute(sql`select status from withdrawals where id = ${base.objectId} for update`));
@@ -169,10 +194,9 @@ export async function decideApproval(db: Database, id: number, operator: { opera
       const state = w?.status ?? 'cancelled';
       return { ...(await decide('cancelled', `withdrawal ${state}`, { withdrawal: state })), withdrawalGone: state };
     }
-    await approveWithdrawal(tx, base.objectId, operator.mail);
+    await approveWithdrawal(tx, base.objectId!, operator.mail);
     return decide('approved', null, { withdrawal: 'processing' });
-  });
-  return out;
+  }
 }
 
 /** Pending approvals of a withdrawal that ended another way (rejected by an operator). */
@@ -185,7 +209,7 @@ interface ListRow {
   id: string;
   kind: Kind;
   amount: string;
-  request: { wallet?: Wallet; amount?: string };
+  request: { wallet?: Wallet; amount?: string } & Partial<SettingsRequest>;
   reason: string;
   status: ApprovalState;
   requested_by: string;
@@ -194,8 +218,8 @@ interface ListRow {
   decided_by_mail: string | null;
   decided_at: string | null;
   decision_note: string | null;
-  user_id: string;
-  user_mail: string;
+  user_id: string | null;
+  user_mail: string | null;
   withdrawal_id: string | null;
   network: 'BEP20' | 'TRC20' | null;
   address: string | null;
@@ -212,7 +236,7 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
       join operators r on r.id = a.requested_by
       left join operators d on d.id = a.decided_by
       left join withdrawals w on a.kind = 'withdraw.approve' and w.id = a.object_id
-      join users u on u.id = case when a.kind = 'withdraw.approve' then w.user_id else a.object_id end
+      left join users u on u.id = case when a.kind = 'withdraw.approve' then w.user_id else a.object_id end
       where ${where} order by ${q.sort === 'id' ? sql`a.id` : sql`a.id desc`} limit ${q.size} offset ${(q.page - 1) * q.size}`),
   );
   const [{ total }] = rowsOf<{ total: number }>(await db.execute(sql`select count(*)::int as total from operator_approvals a where ${where}`));
@@ -221,7 +245,7 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
     list: rows.map((r) => ({
       id: Number(r.id),
       kind: r.kind,
-      amount: formatMoney(BigInt(r.amount)),
+      amount: r.kind === 'settings.change' ? null : formatMoney(BigInt(r.amount)),
       reason: r.reason,
       status: r.status,
       requestedBy: r.requested_by_mail,
@@ -230,7 +254,8 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
       decidedBy: r.decided_by_mail,
       decidedAt: r.decided_at === null ? null : Date.parse(r.decided_at),
       decisionNote: r.decision_note,
-      user: { id: Number(r.user_id), mail: r.user_mail },
+      user: r.user_id === null ? null : { id: Number(r.user_id), mail: r.user_mail! },
+      settings: r.kind === 'settings.change' ? { group: r.request.group!, changes: changesOf(r.request.group!, r.request.before!, r.request.after!) } : null,
       adjust: r.kind === 'wallet.adjust' ? { wallet: r.request.wallet!, direction: r.request.amount?.startsWith('-') ? 'debit' : 'credit' } : null,
       withdrawal: r.withdrawal_id === null ? null : { id: Number(r.withdrawal_id), network: r.network!, address: r.address!, state: r.withdrawal_state! },
     })),

@@ -262,17 +262,24 @@ describe('the audit log', () => {
           body: { userId: target.id, wallet: 'balance', direction: 'credit', amount: '10000.5', reason: 'audit walk, two people', idempotencyKey: key },
         })
       ).json<Envelope<{ approvalId: number }>>().data.approvalId;
-    const settings = { autoApproveBelow: '0', twoPersonAbove: '10000', limits: Object.fromEntries(USER_LEVELS.map((l) => [l, WITHDRAW_LIMIT_DEFAULTS[l]])), reason: 'audit walk' };
+    const settings = { autoApproveBelow: '0', twoPersonAbove: '10000.5', limits: Object.fromEntries(USER_LEVELS.map((l) => [l, WITHDRAW_LIMIT_DEFAULTS[l]])), reason: 'audit walk' };
+    /** A settings change asked for (audited), then withdrawn so that it blocks no other change. */
+    const askAndWithdraw = async (url: string, body: unknown, pendingOf: (d: { pending: unknown }) => { id: number }) => {
+      const res = await t.call('POST', url, { token: op.token, body });
+      if (res.statusCode === 200) await t.call('POST', '/console/api/approvals/reject', { token: op.token, body: { id: pendingOf(res.json<Envelope<{ pending: unknown }>>().data).id, reason: 'audit walk' } });
+      return res;
+    };
     acts['POST /console/api/withdrawals/approve'] = async () => t.call('POST', '/console/api/withdrawals/approve', { token: op.token, body: { id: await withdrawal() } });
     acts['POST /console/api/withdrawals/reject'] = async () => t.call('POST', '/console/api/withdrawals/reject', { token: op.token, body: { id: await withdrawal(), reason: 'audit walk' } });
     acts['POST /console/api/withdrawals/paid'] = async () => t.call('POST', '/console/api/withdrawals/paid', { token: op.token, body: { id: await withdrawal(), txHash: '0x1234' } });
-    acts['POST /console/api/settings/money'] = () => t.call('POST', '/console/api/settings/money', { token: op.token, body: settings });
+    acts['POST /console/api/settings/money'] = () => askAndWithdraw('/console/api/settings/money', settings, (d) => d.pending as { id: number });
     acts['POST /console/api/approvals/approve'] = async () => t.call('POST', '/console/api/approvals/approve', { token: op.token, body: { id: await askApproval('audit-walk-approve') } });
     acts['POST /console/api/approvals/reject'] = async () => t.call('POST', '/console/api/approvals/reject', { token: op.token, body: { id: await askApproval('audit-walk-reject'), reason: 'audit walk' } });
     const business = (await t.call('GET', '/console/api/settings/business', { token: op.token })).json<Envelope<{ prices: Record<string, string>; vip: unknown; rebates: unknown; dividendRate: number }>>().data;
-    acts['POST /console/api/settings/prices'] = () => t.call('POST', '/console/api/settings/prices', { token: op.token, body: { prices: business.prices, reason: 'audit walk' } });
+    const byGroup = (group: string) => (d: { pending: unknown }) => (d.pending as Record<string, { id: number }>)[group];
+    acts['POST /console/api/settings/prices'] = () => askAndWithdraw('/console/api/settings/prices', { prices: { ...business.prices, slot: '10.5' }, reason: 'audit walk' }, byGroup('prices'));
     acts['POST /console/api/settings/vip'] = () => t.call('POST', '/console/api/settings/vip', { token: op.token, body: { thresholds: business.vip, reason: 'audit walk' } });
-    acts['POST /console/api/settings/rebates'] = () => t.call('POST', '/console/api/settings/rebates', { token: op.token, body: { rates: business.rebates, dividendRate: business.dividendRate, reason: 'audit walk' } });
+    acts['POST /console/api/settings/rebates'] = () => askAndWithdraw('/console/api/settings/rebates', { rates: business.rebates, dividendRate: business.dividendRate + 1, reason: 'audit walk' }, byGroup('rebates'));
     acts['POST /console/api/settings/maintenance'] = () => t.call('POST', '/console/api/settings/maintenance', { token: op.token, body: { on: false, reason: 'audit walk' } });
     const draft = async () =>
       (await t.call('POST', '/console/api/notices/save', { token: op.token, body: { category: 'news', pinned: false, texts: [{ locale: 'en-US', title: 'audit walk', body: 'x' }] } })).json<Envelope<{ id: number }>>()

@@ -32,12 +32,14 @@ import { bearerAuth, errorResponses, ok } from '../platform/http';
 import { approveWithdrawal, payoutChainsOf, recordManualPayout, rejectWithdrawal } from '../withdrawals';
 import { InsufficientFundsError, soloDailyLimit, twoPersonAbove } from '../wallet';
 import { approvalsOf, cancelWithdrawApprovals, decideApproval, lockOperatorMoves, recordSoloMove, requestWithdrawApproval, soloMoveAllowed, withdrawApprovalPending } from './approvals';
-import { depositsForConsole, moneySettingsOf, setMoneySettings, withdrawalsForConsole } from './money';
+import { depositsForConsole, moneySettingsOf, withdrawalsForConsole } from './money';
+import { askSettingsChange } from './settings-routes';
 import type { ConsoleAudit } from './routes';
 
 const tags = ['console'];
 
 export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: ConsoleAudit): void {
+  const decisionContext = { rebatePayoutMaxBp: deps.config.REBATE_PAYOUT_MAX_BP };
   const r = app.withTypeProvider<ZodTypeProvider>();
   const chains = payoutChainsOf(deps.config);
   const confirmations = { BEP20: deps.config.BSC_CONFIRMATIONS, TRC20: deps.config.TRON_CONFIRMATIONS };
@@ -102,7 +104,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
           return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id, waitsFor });
         }
         // Another operator asked first: this is the second approval.
-        const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true });
+        const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true }, decisionContext);
         if (decided.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: decided.withdrawalGone }, 'id');
         await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'processing', approval: approval.id } });
         return ok(req, { id, state: 'processing' as const, approvalId: null });
@@ -158,18 +160,17 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
     {
       schema: { tags, summary: 'The amounts that decide who reviews what: automatic approval below, a second operator above, each level’s withdrawal limits', security: bearerAuth, response: { 200: envelopeOf(consoleMoneySettings), ...errorResponses } },
     },
-    async (req) => ok(req, await moneySettingsOf(deps.db)),
+    async (req) => ok(req, await moneySettingsOf(deps.db, req.operator!.operatorId)),
   );
 
   r.post(
     '/settings/money',
     {
-      schema: { tags, summary: 'Sets those amounts, all at once, with the reason', security: bearerAuth, body: consoleMoneySettingsBody, response: { 200: envelopeOf(consoleMoneySettings), ...errorResponses } },
+      schema: { tags, summary: 'Asks to set those amounts, all at once, with the reason; they take effect when another operator approves (pending until then)', security: bearerAuth, body: consoleMoneySettingsBody, response: { 200: envelopeOf(consoleMoneySettings), ...errorResponses } },
     },
     async (req) => {
-      const { before, after } = await setMoneySettings(deps.db, req.body);
-      await audit(req, 'settings.money', { objectType: 'settings', objectId: 'money', before, after, detail: { reason: req.body.reason } });
-      return ok(req, after);
+      await askSettingsChange(deps, audit, req, { group: 'money', body: req.body }, req.body.reason);
+      return ok(req, await moneySettingsOf(deps.db, req.operator!.operatorId));
     },
   );
 
@@ -184,15 +185,19 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
   r.post(
     '/approvals/approve',
     {
-      schema: { tags, summary: 'The second operator’s approval: the adjustment is posted or the withdrawal goes to its payout; never the asking operator’s own', security: bearerAuth, body: consoleApprovalIdBody, response: { 200: envelopeOf(consoleApprovalDecision), ...errorResponses } },
+      schema: { tags, summary: 'The second operator’s approval: the adjustment is posted, the withdrawal goes to its payout or the settings change takes effect; never the asking operator’s own', security: bearerAuth, body: consoleApprovalIdBody, response: { 200: envelopeOf(consoleApprovalDecision), ...errorResponses } },
     },
     async (req) => {
       const { id } = req.body;
       return audited(req, 'approvals.approve', { objectType: 'approval', objectId: id }, {}, async () => {
         try {
-          const d = await decideApproval(deps.db, id, req.operator!, { approve: true });
-          await audit(req, 'approvals.approve', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status, ...d.result }, detail: { kind: d.kind, object: d.objectId } });
+          // The audit row commits with what the approval did, or neither does.
+          const d = await decideApproval(deps.db, id, req.operator!, { approve: true }, {
+            ...decisionContext,
+            audit: (tx, d) => audit(req, 'approvals.approve', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status, ...d.result }, detail: { kind: d.kind, object: d.objectId }, db: tx }),
+          });
           if (d.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: d.withdrawalGone }, 'id');
+          if (d.settingsChanged) throw new AppError('SETTINGS_CHANGED_SINCE', { id }, 'id');
           return ok(req, { id, status: d.status, result: d.result });
         } catch (e) {
           if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'id');
@@ -210,8 +215,10 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
     async (req) => {
       const { id, reason } = req.body;
       return audited(req, 'approvals.reject', { objectType: 'approval', objectId: id }, { reason }, async () => {
-        const d = await decideApproval(deps.db, id, req.operator!, { approve: false, note: reason });
-        await audit(req, 'approvals.reject', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status }, detail: { reason, kind: d.kind, object: d.objectId } });
+        const d = await decideApproval(deps.db, id, req.operator!, { approve: false, note: reason }, {
+          ...decisionContext,
+          audit: (tx, d) => audit(req, 'approvals.reject', { objectType: 'approval', objectId: id, before: { status: 'pending' }, after: { status: d.status }, detail: { reason, kind: d.kind, object: d.objectId }, db: tx }),
+        });
         return ok(req, { id, status: d.status, result: d.result });
       });
     },

@@ -34,7 +34,7 @@ afterAll(async () => {
   await tron?.stop();
 });
 
-const { ops, signedIn } = consoleTestKit(() => t);
+const { ops, signedIn, settingsApproved } = consoleTestKit(() => t);
 type Op = Awaited<ReturnType<typeof signedIn>>;
 const call = (op: Op, method: 'GET' | 'POST', url: string, body?: unknown) => t.call(method, `/console/api${url}`, { token: op.token, body });
 const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
@@ -49,11 +49,9 @@ async function withdrawal(u: RegisteredUser, amount: string, network = 'BEP20', 
 const balanceOf = async (u: RegisteredUser) => data<{ balanceWallet: string }>(await t.call('GET', '/user/api/wallet/info', { token: u.token })).balanceWallet;
 
 const LIMITS = { none: { day: '2000', month: '20000' }, VIP1: { day: '10000', month: '100000' }, VIP2: { day: '50000', month: '500000' }, VIP3: { day: '200000', month: '2000000' }, VIP4: { day: '200000', month: '2000000' }, VIP5: { day: '200000', month: '2000000' } };
-async function setSettings(op: Op, over: { autoApproveBelow?: string; twoPersonAbove?: string; soloDailyLimit?: string } = {}) {
-  const res = await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', soloDailyLimit: '50000', limits: LIMITS, reason: 'test set-up', ...over });
-  expect(res.statusCode, res.body).toBe(200);
-  return data<ConsoleMoneySettings>(res);
-}
+/** The amounts set as a test needs them: asked by `op`, approved by a second operator. */
+const setSettings = (op: Op, over: { autoApproveBelow?: string; twoPersonAbove?: string; soloDailyLimit?: string } = {}) =>
+  settingsApproved<ConsoleMoneySettings>(op, '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', soloDailyLimit: '50000', limits: LIMITS, reason: 'test set-up', ...over });
 
 describe('withdrawals review', () => {
   it('lists open withdrawals with the user’s limits, approves one, rejects another with its reason (the hold comes back)', async () => {
@@ -271,11 +269,65 @@ describe('two people for big money', () => {
     await setSettings(a);
   });
 
-  it('the amounts are set together with a reason; each bad one is named', async () => {
+  it('the amounts are asked for together with a reason and take effect at another operator’s approval; each bad one is named', async () => {
     const op = await signedIn();
+    const other = await signedIn();
+    await setSettings(op);
     const before = data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money'));
-    const set = await setSettings(op, { autoApproveBelow: '25.5', twoPersonAbove: '5000' });
-    expect(set).toMatchObject({ autoApproveBelow: '25.500000', twoPersonAbove: '5000.000000', soloDailyLimit: '50000.000000', limits: { VIP1: { day: '10000.000000', month: '100000.000000' } } });
+    expect(before.pending).toBeNull();
+    // One operator raises the two-person amount and the automatic approval (issue 53 item 2): nothing
+    // changes until another approves; the change shows to both, and its asker cannot approve it.
+    const asked = await call(op, 'POST', '/settings/money', { autoApproveBelow: '25.5', twoPersonAbove: '5000', soloDailyLimit: '50000', limits: LIMITS, reason: 'quieter queue' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const waiting = data<ConsoleMoneySettings>(asked);
+    expect(waiting).toMatchObject({ autoApproveBelow: '0.000000', twoPersonAbove: '10000.000000' });
+    expect(waiting.pending).toMatchObject({ requestedBy: op.mail, mine: true, reason: 'quieter queue' });
+    expect(waiting.pending!.changes).toEqual([
+      { key: 'autoApproveBelow', unit: 'money', before: '0.000000', after: '25.500000' },
+      { key: 'twoPersonAbove', unit: 'money', before: '10000.000000', after: '5000.000000' },
+    ]);
+    const id = waiting.pending!.id;
+    expect(data<ConsoleMoneySettings>(await call(other, 'GET', '/settings/money')).pending).toMatchObject({ id, mine: false });
+    const own = await call(op, 'POST', '/approvals/approve', { id });
+    expect([own.statusCode, code(own)]).toEqual([403, 'A0218']);
+    // One change of a group waits at a time, whoever asks.
+    const second = await call(other, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '900000', limits: LIMITS, reason: 'x' });
+    expect([second.statusCode, code(second)]).toEqual([409, 'A0388']);
+    expect(second.json<Envelope<null>>().msg).toContain(`#${id}`);
+    const listed = data<ConsoleApprovalList>(await call(other, 'GET', '/approvals?status=pending')).list.find((a) => a.id === id);
+    expect(listed).toMatchObject({ kind: 'settings.change', amount: null, user: null, settings: { group: 'money', changes: waiting.pending!.changes } });
+    const approved = await call(other, 'POST', '/approvals/approve', { id });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const set = data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money'));
+    expect(set).toMatchObject({ autoApproveBelow: '25.500000', twoPersonAbove: '5000.000000', soloDailyLimit: '50000.000000', pending: null, limits: { VIP1: { day: '10000.000000', month: '100000.000000' } } });
+    const [asking] = await t.database.exec<{ before: Record<string, string>; after: { approval: number; status: string; values: Record<string, string> }; detail: unknown }>(
+      `select before, after, detail from audit_log where action = 'settings.money' and actor = $1 order by id desc limit 1`,
+      [op.mail],
+    );
+    expect(asking).toMatchObject({ before: { twoPersonAbove: '10000.000000' }, after: { approval: id, status: 'pending', values: { autoApproveBelow: '25.500000' } }, detail: { reason: 'quieter queue' } });
+    const [approval] = await t.database.exec<{ after: { status: string; after: Record<string, string> } }>(`select after from audit_log where action = 'approvals.approve' and object_id = $1 and actor = $2`, [String(id), other.mail]);
+    expect(approval.after).toMatchObject({ status: 'approved', after: { twoPersonAbove: '5000.000000' } });
+
+    // Asking for the values in force asks for nothing.
+    const same = await call(op, 'POST', '/settings/money', { autoApproveBelow: '25.5', twoPersonAbove: '5000', limits: LIMITS, reason: 'again' });
+    expect([same.statusCode, code(same)]).toEqual([422, 'A0396']);
+    // A change approved onto other values than those it was asked against is cancelled, not applied.
+    const stale = data<ConsoleMoneySettings>(await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '20000', limits: LIMITS, reason: 'more room' })).pending!;
+    expect((await ops('wallet:two-person', '6000')).code).toBe(0);
+    const late = await call(other, 'POST', '/approvals/approve', { id: stale.id });
+    expect([late.statusCode, code(late)]).toEqual([409, 'A0389']);
+    expect(data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money'))).toMatchObject({ twoPersonAbove: '6000.000000', pending: null });
+    expect(data<ConsoleApprovalList>(await call(op, 'GET', '/approvals?status=cancelled')).list.find((a) => a.id === stale.id)?.decisionNote).toMatch(/changed since/);
+    // Its asker can withdraw a change too.
+    const withdrawn = data<ConsoleMoneySettings>(await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '30000', limits: LIMITS, reason: 'x' })).pending!;
+    expect((await call(op, 'POST', '/approvals/reject', { id: withdrawn.id, reason: 'typo' })).statusCode).toBe(200);
+    expect(data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money'))).toMatchObject({ twoPersonAbove: '6000.000000', pending: null });
+    // Two operators asking at once: one change waits, the other is refused (the database's unique index).
+    const both = await Promise.all([op, other].map((o, i) => call(o, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: String(7000 + i), limits: LIMITS, reason: 'race' })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const raced = data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money')).pending!;
+    expect((await call(op, 'POST', '/approvals/reject', { id: raced.id, reason: 'race over' })).statusCode).toBe(200);
+
     const bad = async (over: Record<string, unknown>) => {
       const res = await call(op, 'POST', '/settings/money', { autoApproveBelow: '0', twoPersonAbove: '10000', limits: LIMITS, reason: 'x', ...over });
       return [res.statusCode, data<{ field?: string }>(res)?.field];
@@ -288,14 +340,8 @@ describe('two people for big money', () => {
     // Withdrawals below the automatic amount pass reviewed by nobody: never above the two-person amount.
     expect(await bad({ autoApproveBelow: '10000.000001' })).toEqual([422, 'autoApproveBelow']);
     expect(await bad({ soloDailyLimit: '-5' })).toEqual([422, 'soloDailyLimit']);
-    const [row] = await t.database.exec<{ before: ConsoleMoneySettings; after: ConsoleMoneySettings; detail: unknown }>(
-      `select before, after, detail from audit_log where action = 'settings.money' and actor = $1 order by id desc limit 1`,
-      [op.mail],
-    );
-    expect(row.before.twoPersonAbove).toBe(before.twoPersonAbove);
-    expect(row.after.autoApproveBelow).toBe('25.500000');
-    expect(row.detail).toEqual({ reason: 'test set-up' });
-    // The shell sets the same amount (recorded with before and after).
+    expect(data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money')).pending).toBeNull();
+    // The shell (the machine's owner) sets the same amount at once (recorded with before and after).
     expect((await ops('wallet:two-person', '7500')).code).toBe(0);
     expect(data<ConsoleMoneySettings>(await call(op, 'GET', '/settings/money')).twoPersonAbove).toBe('7500.000000');
     expect((await ops('wallet:two-person', '-1')).code).toBe(2);

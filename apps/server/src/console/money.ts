@@ -10,7 +10,6 @@ import {
   type ConsoleDepositState,
   type consoleDepositsQuery,
   type ConsoleMoneySettings,
-  type ConsoleMoneySettingsBody,
   type ConsoleWithdrawalList,
   type consoleWithdrawalsQuery,
   type DepositNetwork,
@@ -19,8 +18,9 @@ import {
 } from '@lq/contracts';
 import type { z } from 'zod';
 import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
-import { autoApproveBelow, setAutoApproveBelow, setWithdrawLimit, withdrawLimitsByLevel } from '../withdrawals';
-import { setSoloDailyLimit, setTwoPersonAbove, soloDailyLimit, twoPersonAbove } from '../wallet';
+import { autoApproveBelow, withdrawLimitsByLevel } from '../withdrawals';
+import { soloDailyLimit, twoPersonAbove } from '../wallet';
+import { pendingSettingsChange } from './setting-changes';
 
 type Runner = Pick<Database, 'execute'>;
 const MONEY_ORDER = (t: string): Record<'id' | '-id' | 'amount' | '-amount', SQL> => ({
@@ -177,26 +177,13 @@ export async function depositsForConsole(db: Runner, confirmations: Record<Depos
   };
 }
 
-export async function moneySettingsOf(db: Database): Promise<ConsoleMoneySettings> {
+export async function moneySettingsOf(db: Database, operatorId: number): Promise<ConsoleMoneySettings> {
   const limits = await withdrawLimitsByLevel(db);
   return {
     autoApproveBelow: formatMoney(await autoApproveBelow(db)),
     twoPersonAbove: formatMoney(await twoPersonAbove(db)),
     soloDailyLimit: formatMoney(await soloDailyLimit(db)),
     limits: Object.fromEntries(USER_LEVELS.map((l) => [l, { day: formatMoney(limits[l].day), month: formatMoney(limits[l].month) }])) as ConsoleMoneySettings['limits'],
+    pending: await pendingSettingsChange(db, operatorId, 'money'),
   };
-}
-
-/** All the amounts at once, in one transaction; answers them as they were and as they are. */
-export async function setMoneySettings(db: Database, body: ConsoleMoneySettingsBody): Promise<{ before: ConsoleMoneySettings; after: ConsoleMoneySettings }> {
-  return db.transaction(async (tx) => {
-    const before = await moneySettingsOf(tx);
-    await setAutoApproveBelow(tx, parseMoney(body.autoApproveBelow)!);
-    await setTwoPersonAbove(tx, parseMoney(body.twoPersonAbove)!);
-    if (body.soloDailyLimit !== undefined) await setSoloDailyLimit(tx, parseMoney(body.soloDailyLimit)!);
-    for (const level of USER_LEVELS) {
-      await setWithdrawLimit(tx, level, { day: parseMoney(body.limits[level].day)!, month: parseMoney(body.limits[level].month)! });
-    }
-    return { before, after: await moneySettingsOf(tx) };
-  });
 }

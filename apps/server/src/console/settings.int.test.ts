@@ -1,7 +1,7 @@
 // The console's business settings on a real app and database (both): prices the users' catalogue
-// shows at once, VIP thresholds, rebate and dividend rates, the backtest maintenance switch the
-// shell reads too — each saved with its reason and before/after in the audit log, each bad value
-// refused with its field named.
+// shows once a second operator approved them, VIP thresholds, rebate and dividend rates (two keys
+// too), the backtest maintenance switch the shell reads too — each saved with its reason and
+// before/after in the audit log, each bad value refused with its field named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REBATE_RATES, DEFAULT_VIP_THRESHOLDS, type ConsoleBusinessSettings } from '@lq/contracts';
 import { registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const { ops, signedIn } = consoleTestKit(() => t);
+const { ops, signedIn, settingsApproved } = consoleTestKit(() => t);
 const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
 
 describe('business settings', () => {
@@ -23,20 +23,36 @@ describe('business settings', () => {
     const start = data<ConsoleBusinessSettings>(await call('/settings/business'));
     expect(start).toMatchObject({ prices: { unlock: '100.000000', seat: '10.000000', slot: '10.000000' }, vip: DEFAULT_VIP_THRESHOLDS, rebates: DEFAULT_REBATE_RATES, maintenance: false });
 
-    // Prices: the users' catalogue says the new ones at once.
-    const priced = await call('/settings/prices', { prices: { unlock: '120', seat: '12.5', slot: '9' }, reason: 'new year pricing' });
-    expect(data<ConsoleBusinessSettings>(priced).prices).toEqual({ unlock: '120.000000', seat: '12.500000', slot: '9.000000' });
+    // Prices (issue 53 item 2): asked by one operator, the catalogue keeps the old ones until another approves.
+    const asked = data<ConsoleBusinessSettings>(await call('/settings/prices', { prices: { unlock: '120', seat: '12.5', slot: '9' }, reason: 'new year pricing' }));
+    expect(asked.prices).toEqual(start.prices);
+    expect(asked.pending.prices).toMatchObject({ mine: true, requestedBy: op.mail, reason: 'new year pricing' });
+    expect(asked.pending.prices!.changes.map((c) => [c.key, c.before, c.after])).toEqual([
+      ['prices.unlock', '100.000000', '120.000000'],
+      ['prices.seat', '10.000000', '12.500000'],
+      ['prices.slot', '10.000000', '9.000000'],
+    ]);
     const user = await registerUser(t);
-    const catalogue = data<{ prices: Record<string, string> }>(await t.call('GET', '/user/api/equity/catalogue', { token: user.token }));
-    expect(catalogue.prices).toEqual({ unlock: '120.000000', seat: '12.500000', slot: '9.000000' });
+    const catalogue = async () => data<{ prices: Record<string, string> }>(await t.call('GET', '/user/api/equity/catalogue', { token: user.token })).prices;
+    expect(await catalogue()).toEqual({ unlock: '100.000000', seat: '10.000000', slot: '10.000000' });
+    const own = await call('/approvals/approve', { id: asked.pending.prices!.id });
+    expect([own.statusCode, own.json<Envelope>().code]).toEqual([403, 'A0218']);
+    const second = await signedIn();
+    expect((await t.call('POST', '/console/api/approvals/approve', { token: second.token, body: { id: asked.pending.prices!.id } })).statusCode).toBe(200);
+    expect(await catalogue()).toEqual({ unlock: '120.000000', seat: '12.500000', slot: '9.000000' });
+    expect(data<ConsoleBusinessSettings>(await call('/settings/business')).pending.prices).toBeNull();
 
     // VIP: VIP1 by own volume alone.
     const vip = { ...DEFAULT_VIP_THRESHOLDS, VIP1: { match: 'any', conditions: [{ measure: 'ownVolume', min: '25000' }] } };
     expect(data<ConsoleBusinessSettings>(await call('/settings/vip', { thresholds: vip, reason: 'tighter entry tier' })).vip.VIP1).toEqual(vip.VIP1);
 
-    // Rates: VIP1 25 %, dividends 1.5 %.
+    // Rates: VIP1 25 %, dividends 1.5 %, once a second operator approved them.
     const rates = { ...DEFAULT_REBATE_RATES, VIP1: 2500 };
-    const rated = data<ConsoleBusinessSettings>(await call('/settings/rebates', { rates, dividendRate: 150, reason: 'partner push' }));
+    const pendingRates = data<ConsoleBusinessSettings>(await call('/settings/rebates', { rates, dividendRate: 150, reason: 'partner push' }));
+    expect([pendingRates.rebates.VIP1, pendingRates.dividendRate]).toEqual([DEFAULT_REBATE_RATES.VIP1, start.dividendRate]);
+    expect(pendingRates.pending.rebates!.changes).toContainEqual({ key: 'rates.VIP1', unit: 'bp', before: String(DEFAULT_REBATE_RATES.VIP1), after: '2500' });
+    expect((await t.call('POST', '/console/api/approvals/approve', { token: second.token, body: { id: pendingRates.pending.rebates!.id } })).statusCode).toBe(200);
+    const rated = data<ConsoleBusinessSettings>(await call('/settings/business'));
     expect([rated.rebates.VIP1, rated.dividendRate]).toEqual([2500, 150]);
 
     // Maintenance: on for the console and the shell alike, then off.
@@ -62,23 +78,26 @@ describe('business settings', () => {
     expect(overCap.json<Envelope<null>>().msg).toMatch(/200 %.*50 %/);
     // 49 % + 3 % of it is 50.47 %: refused; 45 % + 10 % of it is 49.5 %: taken.
     expect(await bad('/settings/rebates', { rates: { ...rates, VIP5: 4900, sameLevelShare: 300 }, dividendRate: 150, reason: 'x' })).toEqual([422, 'rates']);
-    expect((await call('/settings/rebates', { rates: { ...rates, VIP5: 4500, sameLevelShare: 1000 }, dividendRate: 150, reason: 'at the cap' })).statusCode).toBe(200);
-    expect((await call('/settings/rebates', { rates, dividendRate: 150, reason: 'back' })).statusCode).toBe(200);
+    expect((await settingsApproved<ConsoleBusinessSettings>(op, '/settings/rebates', { rates: { ...rates, VIP5: 4500, sameLevelShare: 1000 }, dividendRate: 150, reason: 'at the cap' })).rebates.VIP5).toBe(4500);
+    await settingsApproved(op, '/settings/rebates', { rates, dividendRate: 150, reason: 'back' });
     expect(await bad('/settings/maintenance', { on: 'yes', reason: 'x' })).toEqual([422, 'on']);
-    // Nothing changed by the refusals.
-    expect(data<ConsoleBusinessSettings>(await call('/settings/business'))).toMatchObject({ prices: { unlock: '120.000000' }, rebates: { VIP2: DEFAULT_REBATE_RATES.VIP2 }, dividendRate: 150 });
+    // Nothing changed or asked by the refusals.
+    expect(data<ConsoleBusinessSettings>(await call('/settings/business'))).toMatchObject({ prices: { unlock: '120.000000' }, rebates: { VIP2: DEFAULT_REBATE_RATES.VIP2 }, dividendRate: 150, pending: { prices: null, rebates: null } });
 
     const rows = await t.database.exec<{ action: string; before: unknown; after: unknown; detail: { reason: string } }>(
       `select action, before, after, detail from audit_log where object_type = 'settings' and actor = $1 order by id`,
       [op.mail],
     );
     expect(rows.map((r) => r.action)).toEqual(['settings.prices', 'settings.vip', 'settings.rebates', 'settings.maintenance', 'settings.maintenance', 'settings.rebates', 'settings.rebates']);
-    expect(rows[0]).toMatchObject({ before: { unlock: '100.000000' }, after: { unlock: '120.000000' }, detail: { reason: 'new year pricing' } });
-    expect(rows[2]).toMatchObject({ before: { dividendRate: start.dividendRate }, after: { dividendRate: 150 } });
+    expect(rows[0]).toMatchObject({ before: { 'prices.unlock': '100.000000' }, after: { status: 'pending', values: { 'prices.unlock': '120.000000' } }, detail: { reason: 'new year pricing' } });
+    expect(rows[2]).toMatchObject({ before: { dividendRate: String(start.dividendRate) }, after: { status: 'pending', values: { dividendRate: '150' } } });
     expect(rows[3]).toMatchObject({ before: { on: false }, after: { on: true } });
+    // The approvals under the second operator's name.
+    const approvals = await t.database.exec<{ n: number }>(`select count(*)::int as n from audit_log where action = 'approvals.approve' and actor = $1 and outcome = 'done'`, [second.mail]);
+    expect(approvals[0].n).toBe(2);
     // Back to the defaults for the other tests of this database.
-    await call('/settings/prices', { prices: { unlock: '100', seat: '10', slot: '10' }, reason: 'reset' });
+    await settingsApproved(op, '/settings/prices', { prices: { unlock: '100', seat: '10', slot: '10' }, reason: 'reset' });
     await call('/settings/vip', { thresholds: DEFAULT_VIP_THRESHOLDS, reason: 'reset' });
-    await call('/settings/rebates', { rates: DEFAULT_REBATE_RATES, dividendRate: start.dividendRate, reason: 'reset' });
+    await settingsApproved(op, '/settings/rebates', { rates: DEFAULT_REBATE_RATES, dividendRate: start.dividendRate, reason: 'reset' });
   });
 });

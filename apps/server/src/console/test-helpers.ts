@@ -34,5 +34,24 @@ export function consoleTestKit(t: () => TestApp) {
     }
     return { ...op, token: session.token };
   }
-  return { ops, newOperator, login, signedIn };
+  let approver: Awaited<ReturnType<typeof signedIn>> | undefined;
+  /**
+   * A money settings change (settings/money, settings/prices, settings/rebates) asked by `op` and
+   * approved by a second operator, as the two-person rule needs; values already in force are left
+   * as they are. Answers the settings after.
+   */
+  async function settingsApproved<T>(op: { token: string }, url: '/settings/money' | '/settings/prices' | '/settings/rebates', body: unknown): Promise<T> {
+    const asked = await t().call('POST', `/console/api${url}`, { token: op.token, body });
+    const read = async () => (await t().call('GET', `/console/api${url === '/settings/money' ? url : '/settings/business'}`, { token: op.token })).json<Envelope<T>>().data;
+    if (asked.json<Envelope>().code === 'A0396') return read();
+    expect(asked.statusCode, asked.body).toBe(200);
+    const settings = asked.json<Envelope<{ pending: { id: number } | Record<string, { id: number } | null> }>>().data;
+    const group = url.slice('/settings/'.length);
+    const pending = (url === '/settings/money' ? settings.pending : (settings.pending as Record<string, { id: number } | null>)[group]) as { id: number };
+    approver ??= await signedIn();
+    const approved = await t().call('POST', '/console/api/approvals/approve', { token: approver.token, body: { id: pending.id } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    return read();
+  }
+  return { ops, newOperator, login, signedIn, settingsApproved };
 }

@@ -18,6 +18,6 @@ export const referralsPlugin = fp(
 
 export { REFERRAL_OPS } from './ops';
 export { computeVip, setThresholds, thresholdsOf } from './vip';
-export { rebateSumsOf, ratesOf, setRates, settleRebates } from './rebates';
+export { assertRatesWithinCap, rebateSumsOf, ratesOf, setRates, settleRebates } from './rebates';
 export { computeRankings } from './rankings';
 export { dividendRateOf, setDividendRate, settleDividends } from './dividends';

@@ -40,9 +40,14 @@ export async function ratesOf(db: Database): Promise<RebateRates> {
  */
 export async function setRates(db: Database, value: RebateRates, maxPayoutBp: number): Promise<void> {
   const rates = rebateRates.parse(value);
+  assertRatesWithinCap(rates, maxPayoutBp);
+  await setSetting(db, REBATE_RATES_KEY, rates);
+}
+
+/** Refuses rates whose worst case pays more than `maxPayoutBp` of a payment (REBATE_RATES_OVER_CAP). */
+export function assertRatesWithinCap(rates: RebateRates, maxPayoutBp: number): void {
   const worst = worstPayoutBp(rates);
   if (worst > maxPayoutBp) throw new AppError('REBATE_RATES_OVER_CAP', { worst: percentOf(worst), cap: percentOf(maxPayoutBp) }, 'rates');
-  await setSetting(db, REBATE_RATES_KEY, rates);
 }
 
 /** Basis points of a payment the rates can pay at most: the top rate plus the same-level share of it (exact: ceil). */

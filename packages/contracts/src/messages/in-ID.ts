@@ -21,6 +21,9 @@ export const inID: Messages = {
   'errors.USER_FROZEN': 'Akun ini dibekukan; silakan hubungi dukungan',
   'errors.APPROVAL_OWN': 'Operator lain harus menyetujui permintaan Anda',
   'errors.APPROVAL_DECIDED': 'Persetujuan ini sudah diputuskan ({state})',
+  'errors.SETTINGS_CHANGE_PENDING': 'Perubahan pengaturan ini sudah menunggu operator lain (#{id}, diminta oleh {by}); setujui atau tarik dulu',
+  'errors.SETTINGS_CHANGED_SINCE': 'Pengaturan ini berubah sejak permintaan ini dibuat (#{id}): permintaan dibatalkan; ajukan lagi dari nilai yang berlaku sekarang',
+  'errors.SETTINGS_UNCHANGED': 'Tidak ada yang diubah: semua nilai sama seperti sekarang',
   'errors.LOGIN_LOCKED':
     'Terlalu banyak percobaan masuk yang gagal, coba lagi dalam {minutes} menit',
   'errors.OLD_PASSWORD_WRONG': 'Kata sandi saat ini salah',

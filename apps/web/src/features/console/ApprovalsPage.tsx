@@ -1,6 +1,7 @@
 // Two people for big money (GET console/api/approvals): adjustments and withdrawal approvals above
-// the operator-set amount, waiting for a second operator. The operator who asked can withdraw
-// their own but never approve it (the server refuses too); anyone else approves or turns it down.
+// the operator-set amount, and changes of money settings, waiting for a second operator. The
+// operator who asked can withdraw their own but never approve it (the server refuses too); anyone
+// else approves or turns it down.
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,9 +13,12 @@ import { showToast } from '../../lib/toast';
 import { consoleApi } from './api';
 import { useConsoleForm } from './form';
 import { ReasonField } from './ReasonField';
+import { SettingChanges } from './SettingsChange';
 import { ServerTable, useDateTime, useServerList, type ServerColumn } from './ui';
 
 const PAGE_SIZE = 20;
+/** What other operators ask for shows up while the page is open. */
+const REFRESH_MS = 15_000;
 type StatusFilter = (typeof APPROVAL_STATES)[number] | 'all';
 
 export function ApprovalsPage() {
@@ -24,7 +28,7 @@ export function ApprovalsPage() {
   const [status, setStatus] = useState<StatusFilter>('pending');
   const [busy, setBusy] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<ConsoleApprovalItem | null>(null);
-  const { failed, filterQuery: _query, ...list } = useServerList<ConsoleApprovalItem>('approvals', { status }, '-id', PAGE_SIZE);
+  const { failed, filterQuery: _query, ...list } = useServerList<ConsoleApprovalItem>('approvals', { status }, '-id', PAGE_SIZE, REFRESH_MS);
 
   const columns = useMemo<ServerColumn<ConsoleApprovalItem>[]>(() => {
     const approve = async (a: ConsoleApprovalItem) => {
@@ -47,6 +51,14 @@ export function ApprovalsPage() {
         enableSorting: false,
         cell: ({ row }) => {
           const a = row.original;
+          if (a.settings) {
+            return (
+              <span className="cs-stack">
+                <span data-testid="approval-what">{t(`approvals.group.${a.settings.group}`)}</span>
+                <SettingChanges changes={a.settings.changes} />
+              </span>
+            );
+          }
           return (
             <span className="cs-stack">
               <span data-testid="approval-what">
@@ -54,13 +66,13 @@ export function ApprovalsPage() {
                   ? `${t(`adjust.${a.adjust.direction}`)} · ${t(`adjust.walletName.${a.adjust.wallet}`)}`
                   : t('approvals.withdrawal', { id: a.withdrawal?.id ?? '' })}
               </span>
-              <span className="cs-sub cs-break">{a.user.mail}</span>
+              <span className="cs-sub cs-break">{a.user?.mail}</span>
               {a.withdrawal ? <span className="cs-sub cs-addr">{a.withdrawal.network} {a.withdrawal.address} · {t(`withdrawals.states.${a.withdrawal.state}`)}</span> : null}
             </span>
           );
         },
       },
-      { id: 'amount', header: () => t('approvals.amount'), enableSorting: false, cell: ({ row }) => <strong>{displayMoney(row.original.amount)}</strong> },
+      { id: 'amount', header: () => t('approvals.amount'), enableSorting: false, cell: ({ row }) => (row.original.amount === null ? <span className="cs-sub">--</span> : <strong>{displayMoney(row.original.amount)}</strong>) },
       { id: 'reason', header: () => t('reason'), enableSorting: false, cell: ({ row }) => <span className="cs-break cs-pre">{row.original.reason}</span> },
       {
         id: 'asked',
@@ -148,7 +160,7 @@ function RejectSheet({ item, onClose }: { item: ConsoleApprovalItem; onClose: ()
   return (
     <Sheet title={t(item.mine ? 'approvals.withdraw' : 'approvals.reject')} onClose={onClose} testId="approval-reject-sheet">
       <form className="form" onSubmit={form.onSubmit} noValidate>
-        <p className="cs-hint">{displayMoney(item.amount)} · {item.user.mail} · {item.reason}</p>
+        <p className="cs-hint">{[item.amount === null ? t(`approvals.group.${item.settings?.group ?? 'money'}`) : displayMoney(item.amount), item.user?.mail, item.reason].filter(Boolean).join(' · ')}</p>
         <ReasonField error={form.errorOf('reason')} {...form.register('reason')} />
         <Button type="submit" variant="danger" block busy={form.busy} data-testid="approval-reject-submit">{t(item.mine ? 'approvals.withdraw' : 'approvals.reject')}</Button>
       </form>

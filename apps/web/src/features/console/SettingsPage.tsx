@@ -1,6 +1,8 @@
 // Business settings (GET console/api/settings/business): the benefits' prices, the VIP tiers'
 // thresholds, rebate and dividend rates, and the backtest maintenance switch — each form saved on
 // its own with the reason the audit log keeps. Rates are typed in percent and sent in basis points.
+// Prices and rates are money settings: saved, they wait for another operator's approval (the
+// change waiting is shown above its form); thresholds and maintenance apply at once.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -23,6 +25,7 @@ import { showToast } from '../../lib/toast';
 import { consoleApi } from './api';
 import { useConsoleForm } from './form';
 import { ReasonField } from './ReasonField';
+import { PendingChange } from './SettingsChange';
 
 /** Stored amounts without trailing zeros: what an operator would type. */
 const typed = (amount: string) => amount.replace(/\.?0+$/, '');
@@ -55,12 +58,13 @@ interface CardProps {
   settings: ConsoleBusinessSettings;
 }
 
-function useSaved() {
+/** After a save: `asked` when the change waits for another operator. */
+function useSaved(asked = false) {
   const { t } = useTranslation('console');
   const queryClient = useQueryClient();
   return async () => {
-    showToast(t('business.saved'), 'success');
-    await queryClient.invalidateQueries({ queryKey: ['console', 'settings'] });
+    showToast(t(asked ? 'pending.asked' : 'business.saved'), 'success');
+    await queryClient.invalidateQueries({ queryKey: ['console'] });
   };
 }
 
@@ -86,7 +90,7 @@ function MaintenanceCard({ settings }: CardProps) {
 
 function PricesCard({ settings }: CardProps) {
   const { t } = useTranslation('console');
-  const saved = useSaved();
+  const saved = useSaved(true);
   const form = useConsoleForm<ConsolePricesBody>(
     consolePricesBody,
     { prices: { unlock: typed(settings.prices.unlock), seat: typed(settings.prices.seat), slot: typed(settings.prices.slot) }, reason: '' },
@@ -99,11 +103,12 @@ function PricesCard({ settings }: CardProps) {
     <form className="form cs-card" onSubmit={form.onSubmit} noValidate data-testid="prices-form">
       <h2 className="cs-card-title">{t('business.prices')}</h2>
       <p className="cs-hint">{t('business.pricesHint')}</p>
+      <PendingChange pending={settings.pending.prices} />
       {BENEFIT_ITEMS.map((item) => (
         <TextField key={item} label={t(`business.price.${item}`)} inputMode="decimal" maxLength={24} data-testid={`price-${item}`} error={form.errorOf(`prices.${item}`)} {...form.register(`prices.${item}`)} />
       ))}
       <ReasonField error={form.errorOf('reason')} {...form.register('reason')} />
-      <Button type="submit" block busy={form.busy} data-testid="prices-submit">{t('business.save')}</Button>
+      <Button type="submit" block busy={form.busy} data-testid="prices-submit">{t('business.ask')}</Button>
     </form>
   );
 }
@@ -117,7 +122,7 @@ type RatesValues = z.infer<typeof ratesForm>;
 
 function RatesCard({ settings }: CardProps) {
   const { t } = useTranslation('console');
-  const saved = useSaved();
+  const saved = useSaved(true);
   const rates = Object.fromEntries(Object.entries(settings.rebates).map(([k, bp]) => [k, percentOf(bp)])) as RatesValues['rates'];
   const form = useConsoleForm<RatesValues>(ratesForm, { rates, dividendRate: percentOf(settings.dividendRate), reason: '' }, async (v) => {
     await consoleApi.post('settings/rebates', {
@@ -131,6 +136,7 @@ function RatesCard({ settings }: CardProps) {
     <form className="form cs-card" onSubmit={form.onSubmit} noValidate data-testid="rates-form">
       <h2 className="cs-card-title">{t('business.rates')}</h2>
       <p className="cs-hint">{t('business.ratesHint')}</p>
+      <PendingChange pending={settings.pending.rebates} />
       <div className="cs-grid2">
         {[...REBATE_LEVELS, 'sameLevelShare' as const].map((k) => (
           <TextField key={k} label={k === 'sameLevelShare' ? t('business.sameLevelShare') : t('business.rateOf', { level: t(`level.${k}`) })} inputMode="decimal" maxLength={6} data-testid={`rate-${k}`} error={form.errorOf(`rates.${k}`)} {...form.register(`rates.${k}`)} />
@@ -138,7 +144,7 @@ function RatesCard({ settings }: CardProps) {
       </div>
       <TextField label={t('business.dividendRate')} hint={t('business.dividendHint')} inputMode="decimal" maxLength={6} data-testid="rate-dividend" error={form.errorOf('dividendRate')} {...form.register('dividendRate')} />
       <ReasonField error={form.errorOf('reason')} {...form.register('reason')} />
-      <Button type="submit" block busy={form.busy} data-testid="rates-submit">{t('business.save')}</Button>
+      <Button type="submit" block busy={form.busy} data-testid="rates-submit">{t('business.ask')}</Button>
     </form>
   );
 }

@@ -28,6 +28,7 @@ import { showToast } from '../../lib/toast';
 import { consoleApi, useOperatorSession } from './api';
 import { useConsoleForm } from './form';
 import { ReasonField } from './ReasonField';
+import { PendingChange } from './SettingsChange';
 import { ServerTable, useDateTime, useDebounced, useServerList, type ServerColumn } from './ui';
 
 const PAGE_SIZE = 20;
@@ -297,11 +298,12 @@ function MoneySettingsForm({ settings }: { settings: ConsoleMoneySettings }) {
   };
   const form = useConsoleForm<ConsoleMoneySettingsBody>(consoleMoneySettingsBody, defaults, async (v) => {
     await consoleApi.post('settings/money', v);
-    showToast(t('settings.saved'), 'success');
+    showToast(t('pending.asked'), 'success');
     await queryClient.invalidateQueries({ queryKey: ['console'] });
   });
   return (
     <form className="form" onSubmit={form.onSubmit} noValidate data-testid="money-settings-form">
+      <PendingChange pending={settings.pending} />
       <TextField label={t('settings.autoApproveBelow')} hint={t('settings.autoApproveHint')} inputMode="decimal" maxLength={24} data-testid="settings-auto" error={form.errorOf('autoApproveBelow')} {...form.register('autoApproveBelow')} />
       <TextField label={t('settings.twoPersonAbove')} hint={t('settings.twoPersonHint')} inputMode="decimal" maxLength={24} data-testid="settings-two-person" error={form.errorOf('twoPersonAbove')} {...form.register('twoPersonAbove')} />
       <TextField label={t('settings.soloDailyLimit')} hint={t('settings.soloDailyHint')} inputMode="decimal" maxLength={24} data-testid="settings-solo-daily" error={form.errorOf('soloDailyLimit')} {...form.register('soloDailyLimit')} />

@@ -36,9 +36,10 @@ export const sortParamOf = (sorting: SortingState, fallback: string) => (sorting
 /**
  * A console list read page by page from `path` (answers `{list, total}`), with `filters`: the sort
  * and page are state here, a new filter or sort starts again from the first page. Answers the
- * props ServerTable needs for them.
+ * props ServerTable needs for them. `refreshMs`: read again that often while shown (what other
+ * operators add).
  */
-export function useServerList<Row extends RowData>(path: string, filters: Record<string, string | undefined>, defaultSort: string, size: number) {
+export function useServerList<Row extends RowData>(path: string, filters: Record<string, string | undefined>, defaultSort: string, size: number, refreshMs?: number) {
   const [sort, setSort] = useState(defaultSort);
   const [page, setPage] = useState(1);
   const key = JSON.stringify(filters);
@@ -48,7 +49,7 @@ export function useServerList<Row extends RowData>(path: string, filters: Record
     setPage(1);
   }
   const query = Object.fromEntries(Object.entries({ ...filters, sort, page, size }).filter(([, v]) => v !== undefined && v !== ''));
-  const list = useQuery({ queryKey: ['console', path, query], queryFn: () => consoleApi.get<{ list: Row[]; total: number }>(path, { query }), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: ['console', path, query], queryFn: () => consoleApi.get<{ list: Row[]; total: number }>(path, { query }), placeholderData: keepPreviousData, refetchInterval: refreshMs });
   return {
     rows: list.data?.list ?? (NO_ROWS as Row[]),
     total: list.data?.total ?? 0,
