@@ -79,6 +79,9 @@ test('an operator publishes a notice in two languages and changes a price, each 
     await expect(row.getByTestId('setting-change')).toHaveCount(1);
     if (shoot) await approver.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/console-settings-approval.png`, fullPage: true });
     await row.getByTestId('approval-approve').click();
+    const confirm = approver.getByTestId('approval-approve-sheet');
+    await expect(confirm.getByTestId('setting-change-after')).toContainText(price);
+    await confirm.getByTestId('approval-approve-submit').click();
     await expect(row).toHaveCount(0);
     expect(await catalogueSlot()).toBe(`${price}.000000`);
     await page.getByTestId('console-nav-approvals').click();

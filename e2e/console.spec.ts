@@ -115,6 +115,10 @@ test('two operators: a big credit and a big withdrawal each take effect at the s
   await expect(theirs).toContainText('2,000,100.00');
   await b.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/console-approvals.png`, fullPage: true });
   await theirs.getByTestId('approval-approve').click();
+  // Confirmed on a sheet that shows what it approves.
+  const confirm = b.getByTestId('approval-approve-sheet');
+  await expect(confirm.getByTestId('approval-what')).toContainText('Credit');
+  await confirm.getByTestId('approval-approve-submit').click();
   await expect(theirs).toHaveCount(0);
   const headers = await apiLogin(request, userMail);
   const wallet = (await (await request.get('/user/api/wallet/info', { headers })).json()) as { data: { balanceWallet: string } };

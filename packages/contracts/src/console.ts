@@ -147,6 +147,17 @@ export const consoleLevelBody = z.strictObject({
 });
 export type ConsoleLevelBody = z.input<typeof consoleLevelBody>;
 
+/**
+ * Level grants under two keys (issue 53 item 4): raising a user to VIP2 or above (higher rebate
+ * rates, dividend shares) waits for a second operator; lowering, or up to VIP1, does not.
+ */
+export const LEVEL_GRANT_TWO_PERSON_FROM = 'VIP2' as const;
+export const levelGrantNeedsSecond = (from: (typeof USER_LEVELS)[number], to: (typeof USER_LEVELS)[number]): boolean =>
+  USER_LEVELS.indexOf(to) >= USER_LEVELS.indexOf(LEVEL_GRANT_TWO_PERSON_FROM) && USER_LEVELS.indexOf(to) > USER_LEVELS.indexOf(from);
+/** What POST console/api/users/level did: set (approvalId null), or waiting for a second operator. */
+export const consoleLevelResult = z.object({ userId: z.number(), from: z.enum(USER_LEVELS), to: z.enum(USER_LEVELS), approvalId: z.number().nullable() });
+export type ConsoleLevelResult = z.infer<typeof consoleLevelResult>;
+
 /** POST console/api/users/adjust: a credit or debit of a user wallet, with the reason the user's records show. */
 /** What an adjustment did: posted (the entry), or waiting for a second operator (the approval; business.md "Two people for big money"). */
 /** Why a move waits for a second operator: its own size, or what its operator moved alone already (issue 53 item 1). */
@@ -379,7 +390,7 @@ export const consoleDepositList = z.object({
 });
 export type ConsoleDepositList = z.infer<typeof consoleDepositList>;
 
-export const APPROVAL_KINDS = ['wallet.adjust', 'withdraw.approve', 'settings.change'] as const;
+export const APPROVAL_KINDS = ['wallet.adjust', 'withdraw.approve', 'settings.change', 'user.level'] as const;
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
@@ -394,7 +405,7 @@ export type ConsoleApprovalsQuery = z.input<typeof consoleApprovalsQuery>;
 export const consoleApprovalItem = z.object({
   id: z.number(),
   kind: z.enum(APPROVAL_KINDS),
-  /** What moves; null for a settings change. */
+  /** What moves; null for a settings change or a level grant. */
   amount: z.string().nullable(),
   reason: z.string(),
   status: z.enum(APPROVAL_STATES),
@@ -409,6 +420,8 @@ export const consoleApprovalItem = z.object({
   user: z.object({ id: z.number(), mail: z.string() }).nullable(),
   /** A settings change: the group and each value it sets, before (when asked) and after. */
   settings: z.object({ group: z.enum(SETTINGS_GROUPS), changes: z.array(consoleSettingChange) }).nullable(),
+  /** A level grant: the level when it was asked and the one granted. */
+  level: z.object({ from: z.enum(USER_LEVELS), to: z.enum(USER_LEVELS) }).nullable(),
   /** An adjustment: the wallet and whether it credits or debits. */
   adjust: z.object({ wallet: z.enum(WALLETS), direction: z.enum(['credit', 'debit']) }).nullable(),
   /** A withdrawal: where it goes and the state it is in now. */

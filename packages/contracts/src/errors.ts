@@ -38,6 +38,9 @@ export const ERRORS = {
   SETTINGS_CHANGE_PENDING: { code: 'A0388', status: 409 },
   SETTINGS_CHANGED_SINCE: { code: 'A0389', status: 409 },
   SETTINGS_UNCHANGED: { code: 'A0396', status: 422 },
+  // level grants under two keys: one per user waits; approved only onto the level it was asked from
+  LEVEL_GRANT_PENDING: { code: 'A0397', status: 409 },
+  LEVEL_CHANGED_SINCE: { code: 'A0398', status: 409 },
   // verification codes
   CODE_INVALID: { code: 'A0220', status: 422 },
   CODE_EXPIRED: { code: 'A0221', status: 422 },

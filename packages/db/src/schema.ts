@@ -1036,6 +1036,10 @@ export const userLevelChanges = pgTable(
     reason: text('reason').notNull(),
     /** The day computed (reached), null for an operator's change. */
     asOf: date('as_of'),
+    /** An operator's change: who set it (console operator's mail, or the shell's actor). */
+    requestedBy: text('requested_by'),
+    /** A grant of VIP2 and above from the console: the second operator who approved it. */
+    approvedBy: text('approved_by'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('user_level_changes_user_idx').on(t.userId, t.id), check('user_level_changes_reason', sql`${t.reason} in ('reached', 'operator')`)],
@@ -1563,6 +1567,7 @@ export const operatorApprovals = pgTable(
   (t) => [
     uniqueIndex('operator_approvals_request_key').on(t.requestedBy, t.requestKey),
     uniqueIndex('operator_approvals_withdraw_pending').on(t.objectId).where(sql`${t.kind} = 'withdraw.approve' and ${t.status} = 'pending'`),
+    uniqueIndex('operator_approvals_level_pending').on(t.objectId).where(sql`${t.kind} = 'user.level' and ${t.status} = 'pending'`),
     uniqueIndex('operator_approvals_settings_pending').on(sql`(${t.request}->>'group')`).where(sql`${t.kind} = 'settings.change' and ${t.status} = 'pending'`),
     index('operator_approvals_status_idx').on(t.status, t.id),
     check('operator_approvals_kind', sql`${t.kind} in ('wallet.adjust', 'withdraw.approve', 'settings.change', 'user.level')`),

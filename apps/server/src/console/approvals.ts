@@ -4,20 +4,24 @@
 // decide once; the database refuses an approval decided by the operator who asked (a check
 // constraint), and the adjustment's ledger key is the approval's id, so a retried approval after a
 // crash moves the money once.
-import { AppError, formatMoney, parseMoney, type ApprovalState, type ConsoleApprovalItem, type ConsoleApprovalList, type Wallet, type WithdrawState } from '@lq/contracts';
+import { AppError, formatMoney, parseMoney, type ApprovalState, type ConsoleApprovalItem, type ConsoleApprovalList, type UserLevel, type Wallet, type WithdrawState } from '@lq/contracts';
+import { randomUUID } from 'node:crypto';
 import { rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { setUserLevel } from '../users';
 import { approveWithdrawal } from '../withdrawals';
 import { adjustWallet } from '../wallet';
 import { applySettingsChange, changesOf, type SettingsRequest } from './setting-changes';
 
 type Kind = ConsoleApprovalItem['kind'];
+/** What the first operator asked for, by kind: an adjustment's wallet and signed amount, a settings group's values, a level grant's levels. */
+type ApprovalRequest = { wallet?: Wallet; amount?: string; from?: UserLevel; to?: UserLevel } & Partial<SettingsRequest>;
 
 interface ApprovalRow {
   id: string;
   kind: Kind;
   object_id: string | null;
   amount: string;
-  request: { wallet?: Wallet; amount?: string } & Partial<SettingsRequest>;
+  request: ApprovalRequest;
   reason: string;
   requested_by: string;
   request_key: string;
@@ -96,6 +100,24 @@ export async function requestWithdrawApproval(db: Database, operatorId: number, 
 }
 
 /**
+ * A grant of VIP2 or above for a second operator (issue 53 item 4), in `tx` (with its audit row).
+ * One grant per user waits at a time (a unique index): another is refused, naming the one waiting.
+ */
+export async function requestLevelGrant(tx: Pick<Database, 'execute'>, operatorId: number, g: { userId: number; from: UserLevel; to: UserLevel; reason: string }): Promise<number> {
+  const [inserted] = rowsOf<{ id: string }>(
+    await tx.execute(sql`insert into operator_approvals (kind, object_id, amount, request, reason, requested_by, request_key)
+        values ('user.level', ${g.userId}, 0, ${JSON.stringify({ from: g.from, to: g.to })}::jsonb, ${g.reason}, ${operatorId}, ${`level:${g.userId}:${randomUUID()}`})
+        on conflict do nothing returning id::text as id`),
+  );
+  if (inserted) return Number(inserted.id);
+  const [waiting] = rowsOf<{ id: string; mail: string }>(
+    await tx.execute(sql`select a.id::text as id, o.mail from operator_approvals a join operators o on o.id = a.requested_by
+      where a.kind = 'user.level' and a.object_id = ${g.userId} and a.status = 'pending'`),
+  );
+  throw new AppError('LEVEL_GRANT_PENDING', { id: waiting?.id ?? '?', by: waiting?.mail ?? '?' }, 'level');
+}
+
+/**
  * Locks the operator's row for the rest of the transaction: two of their moves at once are then
  * checked (a replay, the sums) and written one after the other. First in the movement's transaction.
  */
@@ -136,7 +158,8 @@ export type Decision = { approve: true } | { approve: false; note: string };
 /**
  * What a decision did. The approval was cancelled instead when what it acts on moved meanwhile:
  * `withdrawalGone` (the withdrawal was no longer waiting), `settingsChanged` (the settings are no
- * longer those the change was asked against).
+ * longer those the change was asked against), `levelChanged` (the user's level is no longer the
+ * one the grant was asked from).
  */
 export interface DecisionResult {
   id: number;
@@ -146,6 +169,7 @@ export interface DecisionResult {
   result: Record<string, unknown> | null;
   withdrawalGone?: WithdrawState;
   settingsChanged?: true;
+  levelChanged?: true;
 }
 
 /** What a decision needs besides the approval: the rebate cap a settings change is held to, and the audit row written in its transaction. */
@@ -185,6 +209,14 @@ export async function decideApproval(db: Database, id: number, operator: { opera
       if (applied.changedSince) return { ...(await decide('cancelled', 'settings changed since it was asked', { group: request.group })), settingsChanged: true };
       return decide('approved', null, { group: request.group, before: applied.before, after: applied.after });
     }
+    if (a.kind === 'user.level') {
+      const userId = base.objectId!;
+      const [u] = rowsOf<{ level: UserLevel }>(await tx.execute(sql`select user_level as level from users where id = ${userId} for update`));
+      if (u?.level !== a.request.from) return { ...(await decide('cancelled', `level ${u?.level ?? 'gone'} since it was asked`, { level: u?.level ?? null })), levelChanged: true };
+      const [asker] = rowsOf<{ mail: string }>(await tx.execute(sql`select mail from operators where id = ${a.requested_by}`));
+      await setUserLevel(tx, { id: userId }, a.request.to!, { requestedBy: asker.mail, approvedBy: operator.mail });
+      return decide('approved', null, { from: a.request.from, to: a.request.to });
+    }
     if (a.kind === 'wallet.adjust') {
       const entry = await adjustWallet(tx, { userId: base.objectId!, wallet: a.request.wallet!, amount: parseMoney(a.request.amount!)!, reason: a.reason, source: 'approval', key: String(id) });
       return decide('approved', null, { entry: entry.id });
@@ -209,7 +241,7 @@ interface ListRow {
   id: string;
   kind: Kind;
   amount: string;
-  request: { wallet?: Wallet; amount?: string } & Partial<SettingsRequest>;
+  request: ApprovalRequest;
   reason: string;
   status: ApprovalState;
   requested_by: string;
@@ -245,7 +277,7 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
     list: rows.map((r) => ({
       id: Number(r.id),
       kind: r.kind,
-      amount: r.kind === 'settings.change' ? null : formatMoney(BigInt(r.amount)),
+      amount: r.kind === 'settings.change' || r.kind === 'user.level' ? null : formatMoney(BigInt(r.amount)),
       reason: r.reason,
       status: r.status,
       requestedBy: r.requested_by_mail,
@@ -255,6 +287,7 @@ export async function approvalsOf(db: Pick<Database, 'execute'>, operatorId: num
       decidedAt: r.decided_at === null ? null : Date.parse(r.decided_at),
       decisionNote: r.decision_note,
       user: r.user_id === null ? null : { id: Number(r.user_id), mail: r.user_mail! },
+      level: r.kind === 'user.level' ? { from: r.request.from!, to: r.request.to! } : null,
       settings: r.kind === 'settings.change' ? { group: r.request.group!, changes: changesOf(r.request.group!, r.request.before!, r.request.after!) } : null,
       adjust: r.kind === 'wallet.adjust' ? { wallet: r.request.wallet!, direction: r.request.amount?.startsWith('-') ? 'debit' : 'credit' } : null,
       withdrawal: r.withdrawal_id === null ? null : { id: Number(r.withdrawal_id), network: r.network!, address: r.address!, state: r.withdrawal_state! },

@@ -5,7 +5,7 @@
 // console action and every ops command, with before and after; the database refusing UPDATE,
 // DELETE and TRUNCATE of audit rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type AuditList, type ConsoleDashboard, type ConsoleGrant, type ConsoleMe, type ConsoleSession, type ConsoleUserDetail, type ConsoleUserList } from '@lq/contracts';
+import { USER_LEVELS, WITHDRAW_LIMIT_DEFAULTS, type AuditList, type ConsoleApprovalList, type ConsoleDashboard, type ConsoleGrant, type ConsoleLevelResult, type ConsoleMe, type ConsoleSession, type ConsoleUserDetail, type ConsoleUserList } from '@lq/contracts';
 import { payingUser, registeredUserWithId, registerUser, startTestApp, type Envelope, type TestApp } from '../../test/helpers';
 import { verifyLedger } from '../wallet';
 import { consoleTestKit } from './test-helpers';
@@ -146,9 +146,41 @@ describe('dashboard and users', () => {
     expect(found.list.map((x) => x.id)).toContain(u.id);
     expect((await t.call('GET', '/console/api/users?sort=sideways', { token: op.token })).statusCode).toBe(422);
 
-    const level = await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: u.id, level: 'VIP3', reason: 'partner programme' } });
-    expect(level.json<Envelope<{ from: string; to: string }>>().data).toMatchObject({ from: 'none', to: 'VIP3' });
-    expect((await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: u.id, level: 'VIP3', reason: '' } })).statusCode).toBe(422);
+    // A grant of VIP2 and above (higher rebates and dividend shares) waits for a second operator
+    // (issue 53 item 4); the level history keeps both names.
+    const setLevel = (who: { token: string }, level: string, reason = 'partner programme') => t.call('POST', '/console/api/users/level', { token: who.token, body: { userId: u.id, level, reason } });
+    const levelOf = async () => (await t.database.exec<{ user_level: string }>(`select user_level from users where id = $1`, [u.id]))[0].user_level;
+    const asked = (await setLevel(op, 'VIP3')).json<Envelope<ConsoleLevelResult>>().data;
+    expect(asked).toMatchObject({ from: 'none', to: 'VIP3' });
+    expect(asked.approvalId).toEqual(expect.any(Number));
+    expect(await levelOf()).toBe('none');
+    const again = await setLevel(op, 'VIP4');
+    expect([again.statusCode, again.json<Envelope>().code]).toEqual([409, 'A0397']);
+    const own = await t.call('POST', '/console/api/approvals/approve', { token: op.token, body: { id: asked.approvalId } });
+    expect(own.json<Envelope>().code).toBe('A0218');
+    const second = await signedIn();
+    const listed = (await t.call('GET', '/console/api/approvals', { token: second.token })).json<Envelope<ConsoleApprovalList>>().data.list.find((a) => a.id === asked.approvalId);
+    expect(listed).toMatchObject({ kind: 'user.level', amount: null, level: { from: 'none', to: 'VIP3' }, user: { id: u.id, mail: u.mail } });
+    expect((await t.call('POST', '/console/api/approvals/approve', { token: second.token, body: { id: asked.approvalId } })).statusCode).toBe(200);
+    expect(await levelOf()).toBe('VIP3');
+    // Lowering, or up to VIP1, is one operator's.
+    expect((await setLevel(op, 'VIP1', 'programme ended')).json<Envelope<ConsoleLevelResult>>().data).toMatchObject({ from: 'VIP3', to: 'VIP1', approvalId: null });
+    expect(await levelOf()).toBe('VIP1');
+    const history = await t.database.exec<{ from_level: string; to_level: string; requested_by: string; approved_by: string | null }>(
+      `select from_level, to_level, requested_by, approved_by from user_level_changes where user_id = $1 order by id`,
+      [u.id],
+    );
+    expect(history).toEqual([
+      { from_level: 'none', to_level: 'VIP3', requested_by: op.mail, approved_by: second.mail },
+      { from_level: 'VIP3', to_level: 'VIP1', requested_by: op.mail, approved_by: null },
+    ]);
+    // A grant approved onto a level changed since it was asked is cancelled.
+    const stale = (await setLevel(op, 'VIP2')).json<Envelope<ConsoleLevelResult>>().data;
+    expect((await ops('user:set-level', u.mail, 'none')).code).toBe(0);
+    const late = await t.call('POST', '/console/api/approvals/approve', { token: second.token, body: { id: stale.approvalId } });
+    expect([late.statusCode, late.json<Envelope>().code]).toEqual([409, 'A0398']);
+    expect(await levelOf()).toBe('none');
+    expect((await setLevel(op, 'VIP3', '')).statusCode).toBe(422);
     expect((await t.call('POST', '/console/api/users/level', { token: op.token, body: { userId: 99_999_999, level: 'VIP3', reason: 'x' } })).statusCode).toBe(404);
 
     const credit = { userId: u.id, wallet: 'balance', direction: 'credit', amount: '25.5', reason: 'goodwill for the outage', idempotencyKey: 'goodwill-0001' };
@@ -164,8 +196,9 @@ describe('dashboard and users', () => {
       `select action, before, after, detail from audit_log where object_type = 'user' and object_id = $1 and source = 'console' order by id`,
       [String(u.id)],
     );
-    expect(rows[0]).toMatchObject({ action: 'users.level', before: { level: 'none' }, after: { level: 'VIP3' }, detail: { reason: 'partner programme' } });
-    expect(rows[1]).toMatchObject({ action: 'users.adjust', before: { wallet: 'balance', available: '0.000000' }, after: { wallet: 'balance', available: '25.500000' }, detail: { reason: 'goodwill for the outage' } });
+    expect(rows[0]).toMatchObject({ action: 'users.level', before: { level: 'none' }, after: { level: 'none', asked: 'VIP3', status: 'pending' }, detail: { reason: 'partner programme' } });
+    expect(rows[1]).toMatchObject({ action: 'users.level', before: { level: 'VIP3' }, after: { level: 'VIP1' }, detail: { reason: 'programme ended' } });
+    expect(rows.find((r) => r.action === 'users.adjust')).toMatchObject({ action: 'users.adjust', before: { wallet: 'balance', available: '0.000000' }, after: { wallet: 'balance', available: '25.500000' }, detail: { reason: 'goodwill for the outage' } });
     expect(await verifyLedger(t.database.db)).toEqual([]);
   });
 

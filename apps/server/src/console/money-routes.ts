@@ -104,9 +104,12 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
           return ok(req, { id, state: 'pendingReview' as const, approvalId: approval.id, waitsFor });
         }
         // Another operator asked first: this is the second approval.
-        const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true }, decisionContext);
+        // Its audit row commits with the approval, or neither does.
+        const decided = await decideApproval(deps.db, approval.id, req.operator!, { approve: true }, {
+          ...decisionContext,
+          audit: (tx, d) => audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: d.withdrawalGone ?? 'processing', approval: approval.id }, db: tx }),
+        });
         if (decided.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: decided.withdrawalGone }, 'id');
-        await audit(req, 'withdrawals.approve', { ...object, before: { status: 'pendingReview' }, after: { status: 'processing', approval: approval.id } });
         return ok(req, { id, state: 'processing' as const, approvalId: null });
       });
     },
@@ -198,6 +201,7 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
           });
           if (d.withdrawalGone) throw new AppError('WITHDRAW_STATE', { state: d.withdrawalGone }, 'id');
           if (d.settingsChanged) throw new AppError('SETTINGS_CHANGED_SINCE', { id }, 'id');
+          if (d.levelChanged) throw new AppError('LEVEL_CHANGED_SINCE', { id }, 'id');
           return ok(req, { id, status: d.status, result: d.result });
         } catch (e) {
           if (e instanceof InsufficientFundsError) throw new AppError('INSUFFICIENT_BALANCE', { available: formatMoney(e.available), needed: formatMoney(e.needed) }, 'id');

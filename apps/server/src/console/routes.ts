@@ -5,9 +5,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, auditList, auditQuery, consoleAdjustBody, consoleAdjustResult, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, parseMoney } from '@lq/contracts';
+import { AppError, auditList, auditQuery, consoleAdjustBody, consoleAdjustResult, consoleDashboard, consoleFreezeBody, consoleGrant, consoleGrantBody, consoleLevelBody, consoleLevelResult, consoleLoginBody, consoleMe, consoleSecondFactorBody, consoleSession, consoleUserDetail, consoleUserDetailQuery, consoleUserList, consoleUsersQuery, envelopeOf, formatMoney, levelGrantNeedsSecond, parseMoney, type UserLevel } from '@lq/contracts';
 import { z } from 'zod';
-import type { Database } from '@lq/db';
+import { rowsOf, sql, type Database } from '@lq/db';
 import { recordAudit } from '../platform/audit';
 import { tokenFromHeader } from '../platform/auth';
 import type { PlatformDeps } from '../platform/deps';
@@ -16,7 +16,7 @@ import { perIpLimit } from '../platform/limits';
 import { grantEntitlement, grantsOf, ownedOf } from '../benefits';
 import { setUserFrozen, setUserLevel } from '../users';
 import { adjustmentPosted, adjustWallet, IdempotencyConflictError, InsufficientFundsError, soloDailyLimit, twoPersonAbove, userBalances } from '../wallet';
-import { adjustApprovalAsked, lockOperatorMoves, recordSoloMove, requestAdjustApproval, soloMoveAllowed } from './approvals';
+import { adjustApprovalAsked, lockOperatorMoves, recordSoloMove, requestAdjustApproval, requestLevelGrant, soloMoveAllowed } from './approvals';
 import { moneyRoutes } from './money-routes';
 import { settingsRoutes } from './settings-routes';
 import { noticeRoutes } from './notice-routes';
@@ -209,13 +209,25 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
   r.post(
     '/users/level',
     {
-      schema: { tags, summary: 'Sets a user’s level (kept in the level history), with the reason (in the audit log)', security: bearerAuth, body: consoleLevelBody, response: { 200: envelopeOf(z.object({ userId: z.number(), from: z.string(), to: z.string() })), ...errorResponses } },
+      schema: { tags, summary: 'Sets a user’s level (kept in the level history with who set it), with the reason (in the audit log); a grant of VIP2 or above waits for a second operator (approvalId)', security: bearerAuth, body: consoleLevelBody, response: { 200: envelopeOf(consoleLevelResult), ...errorResponses } },
     },
     async (req) => {
-      const changed = await setUserLevel(deps.db, { id: req.body.userId }, req.body.level);
-      if (!changed) throw new AppError('NOT_FOUND', {}, 'userId');
-      await audit(req, 'users.level', { objectType: 'user', objectId: changed.id, before: { level: changed.fromLevel }, after: { level: req.body.level }, detail: { reason: req.body.reason } });
-      return ok(req, { userId: changed.id, from: changed.fromLevel, to: req.body.level });
+      const { userId, level, reason } = req.body;
+      const operator = req.operator!;
+      const result = await deps.db.transaction(async (tx) => {
+        const [u] = rowsOf<{ level: UserLevel }>(await tx.execute(sql`select user_level as level from users where id = ${userId} for update`));
+        if (!u) throw new AppError('NOT_FOUND', {}, 'userId');
+        // Higher rebate rates and dividend shares under two keys (issue 53 item 4).
+        if (levelGrantNeedsSecond(u.level, level)) {
+          const approvalId = await requestLevelGrant(tx, operator.operatorId, { userId, from: u.level, to: level, reason });
+          await audit(req, 'users.level', { objectType: 'user', objectId: userId, before: { level: u.level }, after: { level: u.level, asked: level, approval: approvalId, status: 'pending' }, detail: { reason }, db: tx });
+          return { userId, from: u.level, to: level, approvalId };
+        }
+        await setUserLevel(tx, { id: userId }, level, { requestedBy: operator.mail });
+        await audit(req, 'users.level', { objectType: 'user', objectId: userId, before: { level: u.level }, after: { level }, detail: { reason }, db: tx });
+        return { userId, from: u.level, to: level, approvalId: null };
+      });
+      return ok(req, result);
     },
   );
 

@@ -63,8 +63,10 @@ export function valuesOfBody(b: SettingsBody, current: SettingValues): SettingVa
 
 const ratesOfValues = (v: SettingValues): RebateRates => Object.fromEntries(REBATE_KEYS.map((k) => [k, Number(v[`rates.${k}`])])) as RebateRates;
 
-/** The rules a group's values must keep beyond the contracts' (which check each value, and the automatic approval against the two-person amount). */
+/** The rules a group's values must keep beyond each value's own (the contracts check those, and the first here too). */
 function checkValues(group: SettingsGroup, v: SettingValues, rebatePayoutMaxBp: number): void {
+  // Withdrawals below the automatic amount are reviewed by nobody: never above the two-person amount.
+  if (group === 'money' && micro(v.autoApproveBelow) > micro(v.twoPersonAbove)) throw new AppError('VALIDATION_FAILED', {}, 'autoApproveBelow');
   if (group === 'rebates') assertRatesWithinCap(ratesOfValues(v), rebatePayoutMaxBp);
 }
 

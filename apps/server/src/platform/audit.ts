@@ -32,6 +32,8 @@ export async function recordAudit(db: Pick<Database, 'execute'>, e: AuditEntry):
 
 /** What a command or a request tells the audit row about the object it changed. */
 export class AuditNote {
+  /** Who runs the command (LQ_OPERATOR or `ops:<system user>`), for records that keep a name. */
+  constructor(readonly actor = 'ops') {}
   objectType: string | null = null;
   objectId: string | null = null;
   before: unknown = undefined;

@@ -74,7 +74,7 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
     return 2;
   }
   let db: DatabaseHandle | undefined;
-  const audit = new AuditNote();
+  const audit = new AuditNote(opsActor(env));
   // Every command is recorded, reads too (mail:last shows codes): who ran what, on what, with what result.
   const record = async (outcome: 'done' | 'refused' | 'failed', error?: string) => {
     if (!db) return;

@@ -6,7 +6,9 @@ import { resetTwoFactorByOperator } from './two-factor';
 
 export const USER_OPS: OpsCommandSet = {
   usage: `  user:list                                   list users (newest first)
-  user:set-level <email> <none|VIP1…VIP5>     set a user's level (VIP4, VIP5: grants, for dividends)
+  user:set-level <email> <none|VIP1…VIP5>     set a user's level at once (VIP4, VIP5: grants, for dividends);
+                                              the machine's owner's: the console asks a second
+                                              operator for VIP2 and above
   user:2fa-reset <email>                      two-step off for a user who lost app and recovery codes
                                               (after checking who asks, out of band): the security
                                               lock starts, sessions end, the owner is told
@@ -32,7 +34,7 @@ export const USER_OPS: OpsCommandSet = {
         if (!(USER_LEVELS as readonly string[]).includes(level)) {
           throw new OpsError(`level must be one of ${USER_LEVELS.join(', ')} (got "${level}")`, 2);
         }
-        const changed = await setUserLevel(db.db, { mail: email }, level as UserLevel);
+        const changed = await setUserLevel(db.db, { mail: email }, level as UserLevel, { requestedBy: audit?.actor ?? 'ops' });
         if (!changed) throw new OpsError(`no user with e-mail ${email}`);
         audit?.object('user', changed.id).change({ level: changed.fromLevel }, { level });
         out(`${changed.mail}: level ${level}`);

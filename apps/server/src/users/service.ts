@@ -651,11 +651,6 @@ export function checkSelectableDataSource(type: string) {
 }
 
 /**
- * An operator's change of a user's level, kept with its time (user_level_changes, reason
- * 'operator'; the operator's own words go to the audit log), as the daily VIP computation keeps
- * its own. Null: no such user.
- */
-/**
  * Freezes (reason kept) or unfreezes a user; answers the state before, or null for an unknown user.
  * Freezing ends every session of the user (the caller revokes them through Sessions).
  */
@@ -670,15 +665,20 @@ export async function setUserFrozen(db: Database, userId: number, frozen: boolea
   return row ? { frozenAt: row.frozen_at ? Date.parse(row.frozen_at) : null, frozenReason: row.frozen_reason } : null;
 }
 
-export async function setUserLevel(db: Database, who: { id: number } | { mail: string }, level: UserLevel) {
+/**
+ * An operator's change of a user's level, kept with its time and who set it — and who approved it,
+ * for a grant a second operator approved (user_level_changes, reason 'operator'; the operator's own
+ * words go to the audit log), as the daily VIP computation keeps its own. Null: no such user.
+ */
+export async function setUserLevel(db: Database, who: { id: number } | { mail: string }, level: UserLevel, by: { requestedBy: string; approvedBy?: string }) {
   const match = 'id' in who ? sql`u.id = ${who.id}` : sql`u.mail = ${who.mail.trim().toLowerCase()}`;
   const [row] = rowsOf<{ id: string; mail: string; from_level: UserLevel }>(
     await db.execute(sql`with changed as (
         update users u set user_level = ${level}, updated_at = now() from users o
          where ${match} and o.id = u.id returning u.id, u.mail, o.user_level as from_level
       ), kept as (
-        insert into user_level_changes (user_id, from_level, to_level, reason)
-        select id, from_level, ${level}, 'operator' from changed where from_level <> ${level}
+        insert into user_level_changes (user_id, from_level, to_level, reason, requested_by, approved_by)
+        select id, from_level, ${level}, 'operator', ${by.requestedBy}, ${by.approvedBy ?? null} from changed where from_level <> ${level}
       )
       select id::text as id, mail, from_level from changed`),
   );

@@ -24,6 +24,8 @@ export const enUS = {
   'errors.SETTINGS_CHANGE_PENDING': 'A change of these settings already waits for another operator (#{id}, asked by {by}); it must be approved or withdrawn first',
   'errors.SETTINGS_CHANGED_SINCE': 'These settings changed since this was asked (#{id}): it was cancelled; ask again from the values as they are now',
   'errors.SETTINGS_UNCHANGED': 'Nothing to change: every value is as it is now',
+  'errors.LEVEL_GRANT_PENDING': 'A level grant for this user already waits for another operator (#{id}, asked by {by}); it must be approved or withdrawn first',
+  'errors.LEVEL_CHANGED_SINCE': 'The user\'s level changed since this grant was asked (#{id}): it was cancelled; ask again from the level as it is now',
   'errors.LOGIN_LOCKED': 'Too many failed logins, please try again in {minutes} minutes',
   'errors.OLD_PASSWORD_WRONG': 'The current password is wrong',
   'errors.PASSWORDS_DIFFER': 'The two passwords differ',

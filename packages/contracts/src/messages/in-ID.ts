@@ -24,6 +24,8 @@ export const inID: Messages = {
   'errors.SETTINGS_CHANGE_PENDING': 'Perubahan pengaturan ini sudah menunggu operator lain (#{id}, diminta oleh {by}); setujui atau tarik dulu',
   'errors.SETTINGS_CHANGED_SINCE': 'Pengaturan ini berubah sejak permintaan ini dibuat (#{id}): permintaan dibatalkan; ajukan lagi dari nilai yang berlaku sekarang',
   'errors.SETTINGS_UNCHANGED': 'Tidak ada yang diubah: semua nilai sama seperti sekarang',
+  'errors.LEVEL_GRANT_PENDING': 'Pemberian level untuk pengguna ini sudah menunggu operator lain (#{id}, diminta oleh {by}); setujui atau tarik dulu',
+  'errors.LEVEL_CHANGED_SINCE': 'Level pengguna berubah sejak pemberian ini diminta (#{id}): dibatalkan; ajukan lagi dari level yang berlaku sekarang',
   'errors.LOGIN_LOCKED':
     'Terlalu banyak percobaan masuk yang gagal, coba lagi dalam {minutes} menit',
   'errors.OLD_PASSWORD_WRONG': 'Kata sandi saat ini salah',

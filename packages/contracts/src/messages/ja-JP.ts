@@ -24,6 +24,8 @@ export const jaJP: Messages = {
   'errors.SETTINGS_CHANGE_PENDING': 'この設定の変更はすでに別のオペレーターの承認待ちです（#{id}、依頼者 {by}）。先に承認または取り下げてください',
   'errors.SETTINGS_CHANGED_SINCE': '依頼後に設定が変わりました（#{id}）。依頼は取り消されました。現在の値から依頼し直してください',
   'errors.SETTINGS_UNCHANGED': '変更がありません。すべて現在の値のままです',
+  'errors.LEVEL_GRANT_PENDING': 'このユーザーのレベル付与はすでに別のオペレーターの承認待ちです（#{id}、依頼者 {by}）。先に承認または取り下げてください',
+  'errors.LEVEL_CHANGED_SINCE': '依頼後にユーザーのレベルが変わりました（#{id}）。付与は取り消されました。現在のレベルから依頼し直してください',
   'errors.LOGIN_LOCKED': 'ログインの失敗が多すぎます。{minutes} 分後に再試行してください',
   'errors.OLD_PASSWORD_WRONG': '現在のパスワードが違います',
   'errors.PASSWORDS_DIFFER': '2 つのパスワードが一致しません',

@@ -24,6 +24,8 @@ export const viVN: Messages = {
   'errors.SETTINGS_CHANGE_PENDING': 'Một thay đổi của các cài đặt này đã chờ một nhân viên vận hành khác (#{id}, do {by} yêu cầu); hãy phê duyệt hoặc rút lại trước',
   'errors.SETTINGS_CHANGED_SINCE': 'Các cài đặt đã thay đổi kể từ khi yêu cầu này được gửi (#{id}): yêu cầu đã bị hủy; hãy yêu cầu lại từ các giá trị hiện tại',
   'errors.SETTINGS_UNCHANGED': 'Không có gì thay đổi: mọi giá trị vẫn như hiện tại',
+  'errors.LEVEL_GRANT_PENDING': 'Một yêu cầu cấp hạng cho người dùng này đã chờ một nhân viên vận hành khác (#{id}, do {by} yêu cầu); hãy phê duyệt hoặc rút lại trước',
+  'errors.LEVEL_CHANGED_SINCE': 'Hạng của người dùng đã thay đổi kể từ khi yêu cầu cấp hạng này được gửi (#{id}): yêu cầu đã bị hủy; hãy yêu cầu lại từ hạng hiện tại',
   'errors.LOGIN_LOCKED': 'Đăng nhập sai quá nhiều lần, vui lòng thử lại sau {minutes} phút',
   'errors.OLD_PASSWORD_WRONG': 'Mật khẩu hiện tại không đúng',
   'errors.PASSWORDS_DIFFER': 'Hai mật khẩu không khớp',

@@ -24,6 +24,8 @@ export const zhCN: Messages = {
   'errors.SETTINGS_CHANGE_PENDING': '这些设置已有一项变更在等待另一位操作员审批（#{id}，由 {by} 提出）；请先审批或撤回',
   'errors.SETTINGS_CHANGED_SINCE': '提出后这些设置已被修改（#{id}）：该变更已取消；请按当前的值重新提出',
   'errors.SETTINGS_UNCHANGED': '没有变更：所有值都与当前相同',
+  'errors.LEVEL_GRANT_PENDING': '该用户已有一项等级授予在等待另一位操作员审批（#{id}，由 {by} 提出）；请先审批或撤回',
+  'errors.LEVEL_CHANGED_SINCE': '提出后该用户的等级已变化（#{id}）：该授予已取消；请按当前等级重新提出',
   'errors.LOGIN_LOCKED': '登录失败次数过多，请于 {minutes} 分钟后再试',
   'errors.OLD_PASSWORD_WRONG': '当前密码错误',
   'errors.PASSWORDS_DIFFER': '两次输入的密码不一致',

@@ -24,6 +24,8 @@ export const zhTW: Messages = {
   'errors.SETTINGS_CHANGE_PENDING': '這些設定已有一項變更在等待另一位操作員審批（#{id}，由 {by} 提出）；請先審批或撤回',
   'errors.SETTINGS_CHANGED_SINCE': '提出後這些設定已被修改（#{id}）：該變更已取消；請按目前的值重新提出',
   'errors.SETTINGS_UNCHANGED': '沒有變更：所有值都與目前相同',
+  'errors.LEVEL_GRANT_PENDING': '該用戶已有一項等級授予在等待另一位操作員審批（#{id}，由 {by} 提出）；請先審批或撤回',
+  'errors.LEVEL_CHANGED_SINCE': '提出後該用戶的等級已變化（#{id}）：該授予已取消；請按目前等級重新提出',
   'errors.LOGIN_LOCKED': '登入失敗次數過多，請於 {minutes} 分鐘後再試',
   'errors.OLD_PASSWORD_WRONG': '目前密碼錯誤',
   'errors.PASSWORDS_DIFFER': '兩次輸入的密碼不一致',

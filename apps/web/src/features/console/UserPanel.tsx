@@ -11,12 +11,14 @@ import {
   consoleGrantBody,
   consoleLevelBody,
   GRANT_KINDS,
+  levelGrantNeedsSecond,
   USER_LEVELS,
   WALLETS,
   type ConsoleAdjustBody,
   type ConsoleAdjustResult,
   type ConsoleGrantBody,
   type ConsoleLevelBody,
+  type ConsoleLevelResult,
   type ConsoleUserDetail,
 } from '@lq/contracts';
 import { Button } from '../../components/Button';
@@ -108,9 +110,11 @@ interface FormProps {
 function LevelForm({ detail, onDone }: FormProps) {
   const { t } = useTranslation('console');
   const form = useConsoleForm<ConsoleLevelBody>(consoleLevelBody, { userId: detail.user.id, level: detail.user.level, reason: '' }, async (v) => {
-    await consoleApi.post('users/level', v);
-    await onDone(t('level.done', { level: t(`level.${v.level}`) }));
+    const done = await consoleApi.post<ConsoleLevelResult>('users/level', v);
+    await onDone(t(done.approvalId === null ? 'level.done' : 'level.asked', { level: t(`level.${v.level}`) }));
   });
+  // Higher rebates and dividend shares under two keys: said before the tap.
+  const second = levelGrantNeedsSecond(detail.user.level, form.watch('level'));
   return (
     <form className="form" onSubmit={form.onSubmit} noValidate data-testid="level-form">
       <label className="field">
@@ -121,8 +125,9 @@ function LevelForm({ detail, onDone }: FormProps) {
           ))}
         </select>
       </label>
+      {second ? <p className="cs-hint" data-testid="level-needs-second">{t('level.needsSecond')}</p> : null}
       <ReasonField error={form.errorOf('reason')} {...form.register('reason')} />
-      <Button type="submit" block busy={form.busy} data-testid="level-submit">{t('level.submit')}</Button>
+      <Button type="submit" block busy={form.busy} data-testid="level-submit">{t(second ? 'level.ask' : 'level.submit')}</Button>
     </form>
   );
 }
