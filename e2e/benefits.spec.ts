@@ -121,6 +121,8 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await expect(rows.nth(0)).toHaveAttribute('data-state', 'active');
   await expect(rows.nth(1)).toHaveAttribute('data-item', 'unlock');
   await expect(rows.nth(0).getByTestId('purchase-auto-renew')).toHaveText(words.on);
+  // A renewal is one period of 30 days for 2 × 10, not the 3 months bought (issue 53 item 5).
+  await expect(rows.nth(0).getByTestId('purchase-next-renewal')).toContainText('20.00');
   await fitsTheScreen(page);
   await shot(page, info, '05-benefits-after');
 
@@ -131,6 +133,17 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await page.getByTestId('renew-confirm').click();
   await expect(page.getByTestId('renew-sheet')).toHaveCount(0);
   await expect(rows.nth(0).getByTestId('purchase-auto-renew')).toHaveText(words.off);
+  await expect(rows.nth(0).getByTestId('purchase-next-renewal')).toHaveCount(0);
+  // On again: it commits future payments, so the payment password, and the price it keeps is said.
+  await rows.nth(0).getByTestId('purchase-renew-switch').click();
+  await expect(page.getByTestId('renew-explain')).toContainText('20.00');
+  await page.getByTestId('renew-confirm').click();
+  await expect(page.getByTestId('renew-error')).toBeVisible();
+  await page.getByTestId('renew-pwd').fill('246810');
+  await page.getByTestId('renew-confirm').click();
+  await expect(page.getByTestId('renew-sheet')).toHaveCount(0);
+  await expect(rows.nth(0).getByTestId('purchase-auto-renew')).toHaveText(words.on);
+  await expect(rows.nth(0).getByTestId('purchase-next-renewal')).toContainText('20.00');
 
   // The wallet shows both payments as purchases.
   await page.goto('/#/pages/wallet/wallet');

@@ -19,6 +19,12 @@ export const PACK_MONTHS = { min: 1, max: 12 } as const;
 export const PACK_QUANTITY = { min: 1, max: 1000 } as const;
 /** A month of a pack is 30 days of 24 hours (business.md: "valid 30 days"), whatever the calendar. */
 export const PACK_DAYS_PER_MONTH = 30;
+/**
+ * Renewals as the agreement says (issue 53 item 5): one period of PACK_DAYS_PER_MONTH days at the
+ * price shown when auto-renew was switched on; a higher price reaches a renewal only when its owner
+ * was told at least this many days before (notification pack.priceChange). A lower one at once.
+ */
+export const PRICE_CHANGE_NOTICE_DAYS = 7;
 /** The unlock gives this many seats and slots on each market. */
 export const UNLOCK_GIVES = { seat: 1, slot: 1 } as const;
 
@@ -80,6 +86,13 @@ export const equityPurchase = z.object({
   renewals: z.number(),
   /** The last auto-renewal that failed (the pack then expires), or null. */
   renewalFailedAt: z.number().nullable(),
+  /**
+   * The next auto-renewal (null: auto-renew off, or the pack expired): when, what it pays for one
+   * period, and a higher price the owner was told of with the first renewal it reaches.
+   */
+  renewal: z
+    .object({ at: z.number(), amount: z.string(), priceChange: z.object({ amount: z.string(), from: z.number() }).nullable() })
+    .nullable(),
 });
 export type EquityPurchase = z.infer<typeof equityPurchase>;
 
@@ -127,6 +140,8 @@ export type EquityAgreements = z.infer<typeof equityAgreements>;
 export const equityAgreementAcceptBody = z.strictObject({ agreement: z.enum(AGREEMENTS), version: z.string().trim().min(1).max(32) });
 export type EquityAgreementAcceptBody = z.infer<typeof equityAgreementAcceptBody>;
 
-/** POST user/api/equity/auto-renew: switch auto-renew of one of the caller's active packs. */
-export const equityAutoRenewBody = z.strictObject({ id: z.number().int().positive(), autoRenew: z.boolean() });
+/** POST user/api/equity/auto-renew: switch auto-renew of one of the caller's active packs; on asks for the payment password, as a purchase does. */
+export const equityAutoRenewBody = z
+  .strictObject({ id: z.number().int().positive(), autoRenew: z.boolean(), paidPwd: paidPwd.optional() })
+  .refine((b) => !b.autoRenew || b.paidPwd !== undefined, { error: 'validation.required', path: ['paidPwd'] });
 export type EquityAutoRenewBody = z.infer<typeof equityAutoRenewBody>;

@@ -11,7 +11,9 @@ const idParam = z.coerce.number({ error: 'validation.invalidType' }).int().posit
  * its live trades drifted from its backtest past the owner's threshold, or it missed a trade;
  * withdraw.approved | paid | rejected | failed; deposit.credited (chain or card);
  * pack.renewalFailed: an auto-renewal could not be paid; pack.expiring: a pack without auto-renew
- * expires within 3 days (params.expiresAt, ms); account.frozen: a trading account's seat expired;
+ * expires within 3 days (params.expiresAt, ms); pack.priceChange: a higher price reaches an
+ * auto-renewed pack from the renewal at params.expiresAt (amount: per period then, was: now), told
+ * at least 7 days before (always e-mailed); account.frozen: a trading account's seat expired;
  * notice.published: a notice or news went live (opt-in; params.noticeId, category; the title in
  * the reader's locale is added when it is sent). Notices are read on the notice page with their
  * own badge, so this kind is sent to the channels but not listed in the centre.
@@ -34,6 +36,7 @@ export const NOTIFICATION_KINDS = [
   'deposit.credited',
   'pack.renewalFailed',
   'pack.expiring',
+  'pack.priceChange',
   'account.frozen',
   'notice.published',
   'security.signIn',
@@ -103,8 +106,10 @@ export const channelDefault = (kind: NotificationKind): boolean => !OPT_IN_KINDS
 export const AREA_MAILED_KINDS: readonly NotificationKind[] = ['pack.renewalFailed', 'account.frozen'];
 /** Security notices: e-mailed by the delivery job whatever the preferences say (the e-mail is what reaches an owner whose session was taken). */
 export const SECURITY_KINDS: readonly NotificationKind[] = NOTIFICATION_KINDS.filter((k) => k.startsWith('security.'));
-/** Kinds whose e-mail switch stays on (area-mailed or security); Telegram and push follow the preference. */
-export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = [...AREA_MAILED_KINDS, ...SECURITY_KINDS];
+/** Kinds the delivery job e-mails whatever the preferences say: security, and a price change the agreement promises to tell of. */
+export const DELIVERY_MAILED_KINDS: readonly NotificationKind[] = [...SECURITY_KINDS, 'pack.priceChange'];
+/** Kinds whose e-mail switch stays on (area-mailed, security, a price change); Telegram and push follow the preference. */
+export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = [...AREA_MAILED_KINDS, ...DELIVERY_MAILED_KINDS];
 
 /** How long a Telegram deep link may be opened, minutes (then a new one is needed). */
 export const TELEGRAM_LINK_MINUTES = 15;

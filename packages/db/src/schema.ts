@@ -1069,6 +1069,11 @@ export const benefitPurchases = pgTable(
     /** Micro-Lightning paid: the catalogue's price × quantity × months when bought. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     autoRenew: boolean('auto_renew').notNull().default(false),
+    /** Micro-Lightning per seat or slot and month a renewal pays: the price shown when auto-renew was switched on (the agreement's). */
+    renewPrice: bigint('renew_price', { mode: 'bigint' }),
+    /** A higher price the owner was told of (pack.priceChange), and the first renewal time it may reach (told + 7 days). */
+    renewPriceNext: bigint('renew_price_next', { mode: 'bigint' }),
+    renewPriceNextFrom: timestamp('renew_price_next_from', { withTimezone: true }),
     /** Periods added by auto-renew (each a row of benefit_renewals). */
     renewals: integer('renewals').notNull().default(0),
     purchasedAt: timestamp('purchased_at', { withTimezone: true }).notNull().defaultNow(),

@@ -3,6 +3,7 @@
 // key with another body is 409); every bad input refused with the field named and nothing charged;
 // two unlocks at once charge once. `verifyLedger` after each.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { EquityPurchase } from '@lq/contracts';
 import { PAY_PASSWORD, payingUser as payingTestUser, startTestApp, registerUser, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { adjustWallet, verifyLedger } from '../wallet';
 import { readFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ const revenue = async () => {
   const [row] = await t.database.exec<{ posted: string }>(`select posted::text as posted from ledger_accounts where code = 'platform:revenue'`);
   return BigInt(row?.posted ?? '0');
 };
-type Purchase = { id: number; item: string; market: string | null; quantity: number; months: number | null; amount: string; autoRenew: boolean; state: string; purchasedAt: number; expiresAt: number | null; renewals: number; renewalFailedAt: number | null };
+type Purchase = EquityPurchase;
 const purchases = async (u: RegisteredUser) => (await t.call('GET', '/user/api/equity/purchases', { token: u.token })).json<Envelope<{ list: Purchase[]; total: number }>>().data;
 
 async function ops(args: string[]): Promise<{ code: number; out: string[] }> {
@@ -299,14 +300,20 @@ describe('auto-renew', () => {
   const expire = (id: number) => t.database.exec(`update benefit_purchases set purchased_at = purchased_at - interval '31 days', expires_at = expires_at - interval '31 days' where id = $1`, [id]);
   const purchaseRow = async (id: number) => (await t.database.exec<{ expires_at: Date | string; renewals: number; auto_renew: boolean }>(`select expires_at, renewals, auto_renew from benefit_purchases where id = $1`, [id]))[0];
 
-  it('switches on only after the auto-subscribe agreement and only for an active pack of the caller', async () => {
+  it('switches on only after the auto-subscribe agreement and the payment password, and only for an active pack of the caller', async () => {
     const u = await payingUser(200_000_000n);
     await packReady(u);
     const p = (await buy(u, pack({ quantity: 1, months: 1 }))).json<Envelope<Purchase>>().data;
-    const on = (body: Record<string, unknown>, who = u) => t.call('POST', '/user/api/equity/auto-renew', { token: who.token, body, lang: 'en_US' });
+    const on = (body: Record<string, unknown>, who = u) => t.call('POST', '/user/api/equity/auto-renew', { token: who.token, body: body.autoRenew ? { paidPwd: PAY_PASSWORD, ...body } : body, lang: 'en_US' });
     expect((await on({ id: p.id, autoRenew: true })).json()).toMatchObject({ code: 'A0382' });
     await accept(u, 'autoSubscribe');
-    expect((await on({ id: p.id, autoRenew: true })).json<Envelope<Purchase>>().data.autoRenew).toBe(true);
+    // It commits future payments: the payment password, as for a purchase (issue 53 item 5).
+    const bare = await t.call('POST', '/user/api/equity/auto-renew', { token: u.token, body: { id: p.id, autoRenew: true }, lang: 'en_US' });
+    expect([bare.statusCode, bare.json<Envelope<{ field: string }>>().data.field]).toEqual([422, 'paidPwd']);
+    expect((await on({ id: p.id, autoRenew: true, paidPwd: '000000' })).json()).toMatchObject({ code: 'A0244' });
+    const switched = (await on({ id: p.id, autoRenew: true })).json<Envelope<Purchase>>().data;
+    expect(switched.autoRenew).toBe(true);
+    expect(switched.renewal).toEqual({ at: p.expiresAt, amount: '10.000000', priceChange: null });
     expect((await on({ id: p.id, autoRenew: false })).json<Envelope<Purchase>>().data.autoRenew).toBe(false);
     const unlockId = (await purchases(u)).list.find((x) => x.item === 'unlock')!.id;
     expect((await on({ id: unlockId, autoRenew: true })).json()).toMatchObject({ code: 'A0384' });
@@ -363,6 +370,50 @@ describe('auto-renew', () => {
     // Buying again works as any purchase does.
     await adjustWallet(t.database.db, { userId: u.id, wallet: 'balance', amount: 20_000_000n, reason: 'test top-up', source: 'shell', key: `bf-topup-${u.id}` });
     expect((await buy(u, pack({ quantity: 2, months: 1 }))).statusCode).toBe(200);
+  });
+
+  it('renews one period at the price agreed; a rise reaches a renewal only after its owner was told 7 days before; a fall at once', async () => {
+    const { noticePriceChanges, renewDue } = await import('./renewals');
+    const pass = async () => {
+      await noticePriceChanges(t.database.db);
+      return renewDue(t.database.db);
+    };
+    const setSeatPrice = (micro: bigint) => t.database.exec(`update benefit_prices set price = $1 where item = 'seat'`, [micro.toString()]);
+    const u = await payingUser(500_000_000n);
+    await packReady(u); // 100 for the unlock
+    await accept(u, 'autoSubscribe');
+    // 2 seats for 12 months at 10: 240 paid; each renewal is 30 days for 2 × 10.
+    const p = (await buy(u, pack({ quantity: 2, months: 12, autoRenew: true }))).json<Envelope<Purchase>>().data;
+    expect(await balanceOf(u)).toBe('160.000000');
+    try {
+      await setSeatPrice(15_000_000n);
+      await t.database.exec(`update benefit_purchases set expires_at = now() - interval '1 hour' where id = $1`, [p.id]);
+      const oldEnd = new Date((await purchaseRow(p.id)).expires_at).getTime();
+      expect(await pass()).toEqual({ renewed: 1, failed: 0 });
+      // At the agreed 10 (told of 15 only now), for one period.
+      expect(await balanceOf(u)).toBe('140.000000');
+      expect(new Date((await purchaseRow(p.id)).expires_at).getTime() - oldEnd).toBe(30 * 86_400_000);
+      const told = await t.database.exec<{ kind: string; params: Record<string, unknown> }>(`select kind, params from notifications where user_id = $1 and kind = 'pack.priceChange'`, [u.id]);
+      expect(told).toEqual([{ kind: 'pack.priceChange', params: expect.objectContaining({ purchaseId: p.id, amount: '30000000', was: '20000000', expiresAt: oldEnd + 30 * 86_400_000 }) }]);
+      // Told once, however many passes.
+      await pass();
+      expect((await t.database.exec(`select 1 from notifications where user_id = $1 and kind = 'pack.priceChange'`, [u.id])).length).toBe(1);
+      const listed = (await purchases(u)).list.find((x) => x.id === p.id)!;
+      expect(listed.renewal).toEqual({ at: oldEnd + 30 * 86_400_000, amount: '30.000000', priceChange: { amount: '30.000000', from: oldEnd + 30 * 86_400_000 } });
+      // 31 days on (the 7 days' notice long past): the next renewal pays 15.
+      await t.database.exec(`update benefit_purchases set expires_at = expires_at - interval '31 days', renew_price_next_from = renew_price_next_from - interval '31 days' where id = $1`, [p.id]);
+      expect(await pass()).toEqual({ renewed: 1, failed: 0 });
+      expect(await balanceOf(u)).toBe('110.000000');
+      // The price falls to 8: the next renewal pays it at once.
+      await setSeatPrice(8_000_000n);
+      await t.database.exec(`update benefit_purchases set expires_at = now() - interval '1 hour' where id = $1`, [p.id]);
+      expect(await pass()).toEqual({ renewed: 1, failed: 0 });
+      expect(await balanceOf(u)).toBe('94.000000');
+      const paid = await t.database.exec<{ amount: string }>(`select amount::text as amount from benefit_renewals where purchase_id = $1 order by period`, [p.id]);
+      expect(paid.map((r) => r.amount)).toEqual(['20000000', '30000000', '16000000']);
+    } finally {
+      await setSeatPrice(10_000_000n);
+    }
   });
 
   it('several packs of one owner due in one pass are paid oldest expiry first while the balance lasts; the rest fail', async () => {

@@ -1,14 +1,18 @@
 // Auto-renew (business.md "Benefits, seats and slots"): a pack with auto-renew on is renewed at its
 // expiry from the balance wallet, once per period. Period n of a purchase is attempted exactly once
 // (benefit_renewals, unique (purchase, period)): renewed — a ledger entry keyed
-// `benefit-renew:<purchase>:<n>`, the pack extended by its months from its old end — or failed (too
-// little balance): the pack expires and the user is mailed. Renewals are done in batches, each one
-// transaction (renewBatch).
-import { formatMoney, PACK_DAYS_PER_MONTH, translate, type Locale } from '@lq/contracts';
+// `benefit-renew:<purchase>:<n>`, the pack extended by one period (30 days) from its old end — or
+// failed (too little balance): the pack expires and the user is mailed. Renewals are done in
+// batches, each one transaction (renewBatch).
+// As the auto-renewal agreement says (issue 53 item 5): one period at the price shown when
+// auto-renew was switched on (kept on the pack); a higher price reaches a renewal only when its
+// owner was told at least PRICE_CHANGE_NOTICE_DAYS before (noticePriceChanges: pack.priceChange),
+// so they could switch auto-renew off; a lower price at once.
+import { formatMoney, PACK_DAYS_PER_MONTH, PRICE_CHANGE_NOTICE_DAYS, translate, type Locale } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import type { OutgoingMail } from '../platform/mail';
 import { accountCode, postEntries } from '../wallet';
-import { pricesOf } from './service';
+import { firstRenewalFrom, pricesOf, renewUnitPrice } from './service';
 
 interface Due {
   id: string | number;
@@ -19,6 +23,9 @@ interface Due {
   months: number;
   renewals: number;
   expires_at: Date | string;
+  renew_price: string | null;
+  renew_price_next: string | null;
+  renew_price_next_from: Date | string | null;
 }
 
 export interface RenewResult {
@@ -36,7 +43,8 @@ export interface RenewResult {
 async function renewBatch(db: Database, batch: number, result: RenewResult): Promise<number> {
   return db.transaction(async (tx) => {
     const due = rowsOf<Due>(
-      await tx.execute(sql`select p.id, p.user_id, p.item, p.market, p.quantity, p.months, p.renewals, p.expires_at from benefit_purchases p
+      await tx.execute(sql`select p.id, p.user_id, p.item, p.market, p.quantity, p.months, p.renewals, p.expires_at,
+          p.renew_price::text as renew_price, p.renew_price_next::text as renew_price_next, p.renew_price_next_from from benefit_purchases p
         where p.auto_renew and p.item <> 'unlock' and p.expires_at <= now()
           and not exists (select 1 from benefit_renewals r where r.purchase_id = p.id and r.period = p.renewals + 1)
         order by p.expires_at, p.id limit ${batch} for update of p skip locked`),
@@ -52,15 +60,25 @@ async function renewBatch(db: Database, batch: number, result: RenewResult): Pro
       ).map((r) => [r.code, BigInt(r.available)]),
     );
 
-    const renewed: Array<{ p: Due; period: number; amount: bigint }> = [];
+    const renewed: Array<{ p: Due; period: number; amount: bigint; unit: bigint }> = [];
     const failed: Array<{ p: Due; period: number; amount: bigint; balance: bigint }> = [];
     for (const p of due) {
-      const amount = prices[p.item] * BigInt(p.quantity) * BigInt(p.months);
+      // One period at the agreed price (or a higher one told of in time, or a lower one now).
+      const unit = renewUnitPrice(
+        {
+          renewPrice: p.renew_price === null ? null : BigInt(p.renew_price),
+          next: p.renew_price_next === null ? null : BigInt(p.renew_price_next),
+          nextFrom: p.renew_price_next_from === null ? null : new Date(p.renew_price_next_from).getTime(),
+        },
+        new Date(p.expires_at).getTime(),
+        prices[p.item],
+      );
+      const amount = unit * BigInt(p.quantity);
       const code = accountCode({ userId: Number(p.user_id), wallet: 'balance' });
       const has = available.get(code) ?? 0n;
       if (has >= amount) {
         available.set(code, has - amount);
-        renewed.push({ p, period: p.renewals + 1, amount });
+        renewed.push({ p, period: p.renewals + 1, amount, unit });
       } else {
         // Said once, kept: this period is not tried again, so the pack stays expired.
         failed.push({ p, period: p.renewals + 1, amount, balance: has });
@@ -74,8 +92,8 @@ async function renewBatch(db: Database, batch: number, result: RenewResult): Pro
           key: `benefit-renew:${p.id}:${period}`,
           kind: 'purchase',
           userId,
-          memo: `renewal ${period}: ${p.quantity} ${p.item} ${p.market} × ${p.months} month(s)`,
-          meta: { purchase: Number(p.id), renewal: period, item: p.item, market: p.market, quantity: p.quantity, months: p.months, amount: formatMoney(amount) },
+          memo: `renewal ${period}: ${p.quantity} ${p.item} ${p.market} × ${PACK_DAYS_PER_MONTH} days`,
+          meta: { purchase: Number(p.id), renewal: period, item: p.item, market: p.market, quantity: p.quantity, days: PACK_DAYS_PER_MONTH, amount: formatMoney(amount) },
           lines: [
             { account: { userId, wallet: 'balance' as const }, amount: -amount },
             { account: { platform: 'revenue' as const }, amount },
@@ -88,7 +106,7 @@ async function renewBatch(db: Database, batch: number, result: RenewResult): Pro
     const list = (xs: readonly unknown[]) => JSON.stringify(xs);
     await tx.execute(sql`insert into benefit_renewals (purchase_id, period, status, amount, entry_id, reason, balance, period_start, period_end)
       select r.purchase_id, r.period, r.status, r.amount, r.entry_id, case when r.status = 'failed' then 'insufficient balance' end, r.balance,
-             r.period_start, r.period_start + make_interval(days => r.months * ${PACK_DAYS_PER_MONTH})
+             r.period_start, r.period_start + make_interval(days => ${PACK_DAYS_PER_MONTH})
         from jsonb_to_recordset(${list(
           all.map((r) => ({
             purchase_id: Number(r.p.id),
@@ -98,13 +116,16 @@ async function renewBatch(db: Database, batch: number, result: RenewResult): Pro
             entry_id: r.entryId,
             balance: r.balance === null ? null : r.balance.toString(),
             period_start: new Date(r.p.expires_at).toISOString(),
-            months: r.p.months,
           })),
-        )}::jsonb) as r(purchase_id bigint, period integer, status text, amount bigint, entry_id bigint, balance bigint, period_start timestamptz, months integer)`);
+        )}::jsonb) as r(purchase_id bigint, period integer, status text, amount bigint, entry_id bigint, balance bigint, period_start timestamptz)`);
     if (renewed.length > 0) {
-      // Extended from the old end, not from now: a pass that runs late does not shorten the period.
-      await tx.execute(sql`update benefit_purchases p set renewals = r.period, expires_at = p.expires_at + make_interval(days => p.months * ${PACK_DAYS_PER_MONTH})
-        from jsonb_to_recordset(${list(renewed.map((r) => ({ id: Number(r.p.id), period: r.period })))}::jsonb) as r(id bigint, period integer)
+      // Extended by one period from the old end, not from now: a pass that runs late does not shorten
+      // it. The price paid is the one kept for the next; a told price used up is cleared.
+      await tx.execute(sql`update benefit_purchases p set renewals = r.period, expires_at = p.expires_at + make_interval(days => ${PACK_DAYS_PER_MONTH}),
+          renew_price = r.unit,
+          renew_price_next = case when p.renew_price_next_from <= p.expires_at then null else p.renew_price_next end,
+          renew_price_next_from = case when p.renew_price_next_from <= p.expires_at then null else p.renew_price_next_from end
+        from jsonb_to_recordset(${list(renewed.map((r) => ({ id: Number(r.p.id), period: r.period, unit: r.unit.toString() })))}::jsonb) as r(id bigint, period integer, unit bigint)
         where p.id = r.id`);
     }
     result.renewed += renewed.length;
@@ -119,6 +140,43 @@ export async function renewDue(db: Database, options: { batch?: number } = {}): 
   const result: RenewResult = { renewed: 0, failed: 0 };
   while ((await renewBatch(db, batch, result)) === batch);
   return result;
+}
+
+/**
+ * Tells the owner of every auto-renewed pack whose price rose above the one agreed (and not told of
+ * yet at that price) — `pack.priceChange`, always e-mailed — and keeps the new price with the first
+ * renewal it may reach: at least PRICE_CHANGE_NOTICE_DAYS from now. A price back at or below the
+ * agreed one drops a told rise. Run twice, told once. Answers how many were told.
+ */
+export async function noticePriceChanges(db: Database, now: Date = new Date()): Promise<number> {
+  // The price kept and the owner told in one transaction: never a rise that was not told of.
+  return db.transaction((tx) => noticePriceChangesIn(tx, now));
+}
+
+async function noticePriceChangesIn(db: Database, now: Date): Promise<number> {
+  const at = now.toISOString();
+  await db.execute(sql`update benefit_purchases p set renew_price_next = null, renew_price_next_from = null
+    from benefit_prices bp where bp.item = p.item and p.renew_price_next is not null and bp.price <= p.renew_price`);
+  const rows = rowsOf<{ id: string; user_id: string; item: string; market: string; quantity: number; renew_price: string; price: string; expires_at: Date | string; next_from: Date | string }>(
+    await db.execute(sql`update benefit_purchases p set renew_price_next = bp.price,
+        renew_price_next_from = ${at}::timestamptz + make_interval(days => ${PRICE_CHANGE_NOTICE_DAYS})
+      from benefit_prices bp
+      where bp.item = p.item and p.auto_renew and p.item <> 'unlock'
+        -- Active, or due and not yet tried (a failed renewal ends the pack).
+        and (p.expires_at > ${at}::timestamptz or not exists (select 1 from benefit_renewals r where r.purchase_id = p.id and r.period = p.renewals + 1))
+        and bp.price > p.renew_price and p.renew_price_next is distinct from bp.price
+      returning p.id::text as id, p.user_id::text as user_id, p.item, p.market, p.quantity, p.renew_price::text as renew_price, bp.price::text as price,
+        p.expires_at, p.renew_price_next_from as next_from`),
+  );
+  for (const r of rows) {
+    const from = firstRenewalFrom(new Date(r.expires_at).getTime(), new Date(r.next_from).getTime());
+    await db.execute(sql`insert into notifications (user_id, kind, event_key, params, link)
+      values (${r.user_id}, 'pack.priceChange', ${`price:${r.id}:${r.price}:${from}`},
+        ${JSON.stringify({ purchaseId: Number(r.id), item: r.item, market: r.market, quantity: r.quantity, amount: (BigInt(r.price) * BigInt(r.quantity)).toString(), was: (BigInt(r.renew_price) * BigInt(r.quantity)).toString(), expiresAt: from })}::jsonb,
+        '/pages/equity/index')
+      on conflict (event_key) do nothing`);
+  }
+  return rows.length;
 }
 
 /** How long before a pack without auto-renew expires its owner is told (issue 31: 3 days). */

@@ -124,13 +124,13 @@ export function benefitRoutes(app: FastifyInstance, deps: PlatformDeps): void {
     {
       schema: {
         tags,
-        summary: 'Switch auto-renew of one of the caller’s active packs (on: after the auto-subscribe agreement); renewed at expiry from the balance wallet',
+        summary: 'Switch auto-renew of one of the caller’s active packs (on: after the auto-subscribe agreement and the payment password, at today’s price); renewed at expiry for one period from the balance wallet',
         security: bearerAuth,
         body: equityAutoRenewBody,
         response: { 200: envelopeOf(equityPurchase), ...errorResponses },
       },
       preHandler: auth,
     },
-    async (req) => ok(req, await setAutoRenew(deps.db, req.auth!.user.id, req.body)),
+    async (req) => ok(req, await setAutoRenew(deps.db, req.auth!.user.id, req.body, deps.payPepper)),
   );
 }

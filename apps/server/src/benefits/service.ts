@@ -69,16 +69,43 @@ interface Row {
   expires_at: Date | string | null;
   renewals: number;
   renewal_failed_at?: Date | string | null;
+  renew_price: string | null;
+  renew_price_next: string | null;
+  renew_price_next_from: Date | string | null;
 }
-const COLUMNS = sql.raw(`id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals`);
+const RENEW_COLUMNS = `renew_price::text as renew_price, renew_price_next::text as renew_price_next, renew_price_next_from`;
+const COLUMNS = sql.raw(`id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals, ${RENEW_COLUMNS}`);
 /** COLUMNS and when the last renewal failed (reads; a row just written has none). */
 const READ_COLUMNS = sql.raw(
-  `id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals,
+  `id, item, market, quantity, months, amount::text as amount, auto_renew, request_hash, purchased_at, expires_at, renewals, ${RENEW_COLUMNS},
    (select max(r.created_at) from benefit_renewals r where r.purchase_id = benefit_purchases.id and r.status = 'failed') as renewal_failed_at`,
 );
 
-export const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
+/**
+ * What a pack's renewal at `at` pays per seat or slot (issue 53 item 5): the price agreed when
+ * auto-renew was switched on; a higher one it was told of, from the first renewal at least 7 days
+ * after the telling; today's price if lower than either. Renewals (renewals.ts) charge it.
+ */
+export function renewUnitPrice(p: { renewPrice: bigint | null; next: bigint | null; nextFrom: number | null }, at: number, current: bigint): bigint {
+  const agreed = p.next !== null && p.nextFrom !== null && at >= p.nextFrom ? p.next : (p.renewPrice ?? current);
+  return current < agreed ? current : agreed;
+}
+
+const big = (v: string | null) => (v === null ? null : BigInt(v));
+const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
+
+export const toPurchase = (r: Row, now = Date.now(), prices?: Record<BenefitItem, bigint>): EquityPurchase => {
   const expiresAt = r.expires_at === null ? null : new Date(r.expires_at).getTime();
+  const active = expiresAt === null || expiresAt > now;
+  const agreed = { renewPrice: big(r.renew_price), next: big(r.renew_price_next), nextFrom: ms(r.renew_price_next_from) };
+  const renewal =
+    r.auto_renew && r.item !== 'unlock' && expiresAt !== null && active
+      ? {
+          at: expiresAt,
+          amount: formatMoney(renewUnitPrice(agreed, expiresAt, prices?.[r.item] ?? agreed.renewPrice ?? 0n) * BigInt(r.quantity)),
+          priceChange: agreed.next !== null && agreed.nextFrom !== null ? { amount: formatMoney(agreed.next * BigInt(r.quantity)), from: firstRenewalFrom(expiresAt, agreed.nextFrom) } : null,
+        }
+      : null;
   return {
     id: Number(r.id),
     item: r.item,
@@ -87,13 +114,20 @@ export const toPurchase = (r: Row, now = Date.now()): EquityPurchase => {
     months: r.months,
     amount: formatMoney(BigInt(r.amount)),
     autoRenew: r.auto_renew,
-    state: expiresAt === null || expiresAt > now ? 'active' : 'expired',
+    state: active ? 'active' : 'expired',
     purchasedAt: new Date(r.purchased_at).getTime(),
     expiresAt,
     renewals: r.renewals,
     renewalFailedAt: r.renewal_failed_at ? new Date(r.renewal_failed_at).getTime() : null,
+    renewal,
   };
 };
+
+/** The first renewal (every PACK_DAYS_PER_MONTH days from `expiresAt`) at or after `from`. */
+export function firstRenewalFrom(expiresAt: number, from: number): number {
+  const period = PACK_DAYS_PER_MONTH * 86_400_000;
+  return expiresAt >= from ? expiresAt : expiresAt + Math.ceil((from - expiresAt) / period) * period;
+}
 
 /** What one purchase is, as its key is bound to it (the payment password is not part of it). */
 interface Order {
@@ -126,9 +160,9 @@ async function purchase(db: Database, userId: number, key: string, order: Order)
       const expiry = order.months === null ? sql`null` : sql`now() + make_interval(days => ${order.months * PACK_DAYS_PER_MONTH})`;
       // Priced in the insert itself (the catalogue's price now × quantity × months): one round trip.
       const [inserted] = rowsOf<Row>(
-        await tx.execute(sql`insert into benefit_purchases (user_id, idempotency_key, request_hash, item, market, quantity, months, amount, auto_renew, expires_at)
+        await tx.execute(sql`insert into benefit_purchases (user_id, idempotency_key, request_hash, item, market, quantity, months, amount, auto_renew, expires_at, renew_price)
           select ${userId}, ${key}, ${requestHash}, ${order.item}, ${order.market}, ${order.quantity}, ${order.months},
-                 p.price * ${order.quantity} * ${order.months ?? 1}, ${order.autoRenew}, ${expiry}
+                 p.price * ${order.quantity} * ${order.months ?? 1}, ${order.autoRenew}, ${expiry}, case when ${order.item} = 'unlock' then null else p.price end
             from benefit_prices p where p.item = ${order.item}
           on conflict (user_id, idempotency_key) do nothing returning ${COLUMNS}`),
       );
@@ -213,18 +247,30 @@ export async function purchasesOf(db: Runner, userId: number, q: { page: number;
   );
   const [count] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*)::int as n from benefit_purchases where user_id = ${userId}`));
   const now = Date.now();
-  return { list: rows.map((r) => toPurchase(r, now)), total: Number(count?.n ?? 0) };
+  const prices = await pricesOf(db);
+  return { list: rows.map((r) => toPurchase(r, now, prices)), total: Number(count?.n ?? 0) };
 }
 
-/** Auto-renew on or off for one of the caller's packs that is still active (on: after the auto-subscribe agreement). */
-export async function setAutoRenew(db: Database, userId: number, body: EquityAutoRenewBody): Promise<EquityPurchase> {
+/**
+ * Auto-renew on or off for one of the caller's packs that is still active. On: after the
+ * auto-subscribe agreement and the payment password (it commits future payments, as a purchase
+ * does), at today's price, which renewals keep (issue 53 item 5).
+ */
+export async function setAutoRenew(db: Database, userId: number, body: EquityAutoRenewBody, payPepper: Buffer): Promise<EquityPurchase> {
   const [row] = rowsOf<Row>(await db.execute(sql`select ${READ_COLUMNS} from benefit_purchases where id = ${body.id} and user_id = ${userId}`));
   if (!row) throw new AppError('NOT_FOUND', {}, 'id');
   if (row.item === 'unlock' || toPurchase(row).state !== 'active') throw new AppError('BENEFIT_STATE', {}, 'id');
-  if (body.autoRenew) await requireAccepted(db, userId, 'autoSubscribe');
+  if (body.autoRenew) {
+    await requireAccepted(db, userId, 'autoSubscribe');
+    await checkPayPassword(db, userId, body.paidPwd ?? '', payPepper);
+  }
   const [updated] = rowsOf<Row>(
-    await db.execute(sql`update benefit_purchases set auto_renew = ${body.autoRenew} where id = ${body.id} and user_id = ${userId} and expires_at > now() returning ${READ_COLUMNS}`),
+    await db.execute(sql`update benefit_purchases set auto_renew = ${body.autoRenew},
+        renew_price = case when ${body.autoRenew} then (select bp.price from benefit_prices bp where bp.item = benefit_purchases.item) else renew_price end,
+        renew_price_next = case when ${body.autoRenew} then null else renew_price_next end,
+        renew_price_next_from = case when ${body.autoRenew} then null else renew_price_next_from end
+      where id = ${body.id} and user_id = ${userId} and expires_at > now() returning ${READ_COLUMNS}`),
   );
   if (!updated) throw new AppError('BENEFIT_STATE', {}, 'id');
-  return toPurchase(updated);
+  return toPurchase(updated, Date.now(), await pricesOf(db));
 }

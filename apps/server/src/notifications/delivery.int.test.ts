@@ -238,4 +238,21 @@ describe('security notices (issue 52 item 7)', () => {
     expect(texts.at(-1)).toContain('Security notices are always sent by e-mail');
     expect(texts.join('\n---\n')).toContain('New sign-in to your account from Mozilla/5.0 (X11; Linux x86_64) NewPhone (10.9.8.7)');
   });
+
+  it('a price rise of an auto-renewed pack is e-mailed whatever the preferences say, in the reader’s words (issue 53 item 5)', async () => {
+    const u = await registeredUserWithId(t);
+    await t.database.exec(`update users set locale = 'en-US' where id = $1`, [u.id]);
+    const off = await t.call('POST', '/user/api/notification/prefs', { token: u.token, body: { kind: 'pack.priceChange', channel: 'email', enabled: false } });
+    expect(off.json().code).toBe('A0391');
+    const at = Date.UTC(2027, 0, 15, 9, 30);
+    await t.database.exec(`insert into notifications (user_id, kind, event_key, params, link) values ($1, 'pack.priceChange', $2, $3::jsonb, '/pages/equity/index')`, [
+      u.id,
+      `price:test:${u.id}`,
+      JSON.stringify({ purchaseId: 1, item: 'seat', market: 'crypto', quantity: 2, amount: '30000000', was: '20000000', expiresAt: at }),
+    ]);
+    const before = t.smtp.countTo(u.mail);
+    await pass();
+    await t.smtp.waitFor(u.mail, before);
+    expect(t.smtp.mailsTo(u.mail).at(-1)!.text).toContain('from the renewal on Jan 15, 2027, 9:30 AM UTC it costs 30.00 Lightning per 30 days (now 20.00)');
+  });
 });

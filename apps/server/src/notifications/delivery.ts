@@ -8,7 +8,7 @@
 //     retried with a doubling backoff, or failed for good after MAX_ATTEMPTS or a refusal.
 // E-mail: the first attempt writes the mail_outbox row and keeps its id, so the outbox holds each
 // event once however many times SMTP is retried. Telegram: 403 (bot blocked) unlinks the chat.
-import { AREA_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, SECURITY_KINDS, type NotificationKind, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
+import { AREA_MAILED_KINDS, DELIVERY_MAILED_KINDS, NOTICE_FALLBACK_LOCALE, SECURITY_KINDS, type NotificationKind, NOTIFICATION_CHANNELS, notificationText, OPT_IN_KINDS, resolveLocale, translate, type NotificationChannel } from '@lq/contracts';
 import { rowsOf, sql, type Database } from '@lq/db';
 import { FORGET_WORDS, type Mailer } from '../platform/mail';
 import { withoutUrlSecrets } from '../platform/urls';
@@ -62,7 +62,7 @@ export async function expandNotifications(db: Runner, limit = EXPAND_CHUNK): Pro
         cross join (values ${channels}) as c(channel)
         left join notification_prefs np on np.user_id = p.user_id and np.kind = p.kind and np.channel = c.channel
         where (case when c.channel = 'email' and p.kind in (${kindList(AREA_MAILED_KINDS)}) then false
-                    when c.channel = 'email' and p.kind in (${kindList(SECURITY_KINDS)}) then true
+                    when c.channel = 'email' and p.kind in (${kindList(DELIVERY_MAILED_KINDS)}) then true
                     else coalesce(np.enabled, p.kind not in (${kindList(OPT_IN_KINDS)})) end)
           and (c.channel <> 'telegram' or exists (select 1 from telegram_links t where t.user_id = p.user_id and t.chat_id is not null))
           and (c.channel <> 'push' or exists (select 1 from push_subscriptions s where s.user_id = p.user_id))

@@ -291,6 +291,7 @@ export const enUS = {
   'notify.deposit.credited': 'Deposit of {amount} Lightning credited ({network})',
   'notify.pack.renewalFailed': 'Auto-renewal failed: {amount} Lightning needed, {balance} in the balance',
   'notify.pack.expiring': 'A pack of yours expires on {date}: renew it in VIP and benefits to keep its seats or slots',
+  'notify.pack.priceChange': 'The price of an auto-renewed pack of yours rises: from the renewal on {date} it costs {amount} Lightning per 30 days (now {was}). Switch auto-renew off in VIP and benefits before then if you do not want it',
   'notify.account.frozen': 'Trading account {accountName} frozen: its seat expired',
   'notify.security.signIn': 'New sign-in to your account from {device} ({ip}). Not you? Reset your password now',
   'notify.security.passwordChanged': 'Your login password was changed; withdrawals pause for 24 hours. Not you? Reset it now',

@@ -295,6 +295,7 @@ export const inID: Messages = {
   'notify.deposit.credited': 'Setoran {amount} Lightning dikreditkan ({network})',
   'notify.pack.renewalFailed': 'Perpanjangan otomatis gagal: perlu {amount} Lightning, saldo {balance}',
   'notify.pack.expiring': 'Paket Anda berakhir pada {date}: perpanjang di VIP dan manfaat agar kursi atau slotnya tetap',
+  'notify.pack.priceChange': 'Harga paket Anda yang diperpanjang otomatis naik: mulai perpanjangan pada {date} menjadi {amount} Lightning per 30 hari (sekarang {was}). Matikan perpanjangan otomatis di VIP dan manfaat sebelum itu jika tidak setuju',
   'notify.account.frozen': 'Akun trading {accountName} dibekukan: kursinya kedaluwarsa',
   'notify.security.signIn': 'Ada masuk baru ke akun Anda dari {device} ({ip}). Bukan Anda? Segera atur ulang kata sandi',
   'notify.security.passwordChanged': 'Kata sandi masuk Anda diubah; penarikan dijeda 24 jam. Bukan Anda? Segera atur ulang',

@@ -100,6 +100,7 @@ export function notificationText(locale: Locale, kind: string, params: Record<st
     robot: params.symbol ? String(params.symbol) : '',
     amount: moneyForReading(params.amount),
     balance: moneyForReading(params.balance),
+    was: moneyForReading(params.was),
     reason: reason(),
     date,
   });

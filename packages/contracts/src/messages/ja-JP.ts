@@ -294,6 +294,7 @@ export const jaJP: Messages = {
   'notify.deposit.credited': '{amount} Lightning の入金が反映されました（{network}）',
   'notify.pack.renewalFailed': '自動更新に失敗しました：{amount} Lightning が必要、残高 {balance}',
   'notify.pack.expiring': 'パックが {date} に期限切れになります：VIP と特典で更新するとシートや枠が残ります',
+  'notify.pack.priceChange': '自動更新中のパックの価格が上がります：{date} の更新から 30 日あたり {amount} Lightning（現在 {was}）。望まない場合はそれまでに VIP と特典で自動更新をオフにしてください',
   'notify.account.frozen': '取引口座 {accountName} が凍結されました：シートの期限切れ',
   'notify.security.signIn': '{device}（{ip}）からアカウントへの新しいログインがありました。心当たりがない場合は、今すぐパスワードを再設定してください',
   'notify.security.passwordChanged': 'ログインパスワードが変更されました。出金は24時間停止します。心当たりがない場合は、今すぐ再設定してください',

@@ -287,6 +287,7 @@ export const thTH: Messages = {
   'notify.deposit.credited': 'เงินฝาก {amount} Lightning เข้าบัญชีแล้ว ({network})',
   'notify.pack.renewalFailed': 'ต่ออายุอัตโนมัติไม่สำเร็จ: ต้องใช้ {amount} Lightning ยอดคงเหลือ {balance}',
   'notify.pack.expiring': 'แพ็กของคุณจะหมดอายุ {date}: ต่ออายุใน VIP และสิทธิประโยชน์เพื่อเก็บที่นั่งหรือช่องไว้',
+  'notify.pack.priceChange': 'ราคาแพ็กที่ต่ออายุอัตโนมัติของคุณจะขึ้น: ตั้งแต่การต่ออายุวันที่ {date} ราคา {amount} Lightning ต่อ 30 วัน (ตอนนี้ {was}) หากไม่ต้องการ ให้ปิดการต่ออายุอัตโนมัติใน VIP และสิทธิประโยชน์ก่อนวันนั้น',
   'notify.account.frozen': 'บัญชีเทรด {accountName} ถูกระงับ: ที่นั่งหมดอายุ',
   'notify.security.signIn': 'มีการเข้าสู่ระบบใหม่จาก {device} ({ip}) หากไม่ใช่คุณ โปรดรีเซ็ตรหัสผ่านทันที',
   'notify.security.passwordChanged': 'รหัสผ่านเข้าสู่ระบบถูกเปลี่ยน การถอนถูกระงับ 24 ชั่วโมง หากไม่ใช่คุณ โปรดรีเซ็ตทันที',

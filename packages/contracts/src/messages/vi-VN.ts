@@ -289,6 +289,7 @@ export const viVN: Messages = {
   'notify.deposit.credited': 'Khoản nạp {amount} Lightning đã được ghi có ({network})',
   'notify.pack.renewalFailed': 'Tự động gia hạn thất bại: cần {amount} Lightning, số dư {balance}',
   'notify.pack.expiring': 'Một gói của bạn hết hạn vào {date}: gia hạn trong VIP và quyền lợi để giữ suất hoặc lượt',
+  'notify.pack.priceChange': 'Giá một gói tự động gia hạn của bạn tăng: từ lần gia hạn vào {date} là {amount} Lightning cho 30 ngày (hiện {was}). Nếu không đồng ý, hãy tắt tự động gia hạn trong VIP và quyền lợi trước ngày đó',
   'notify.account.frozen': 'Tài khoản giao dịch {accountName} bị đóng băng: suất đã hết hạn',
   'notify.security.signIn': 'Có lần đăng nhập mới vào tài khoản từ {device} ({ip}). Không phải bạn? Hãy đặt lại mật khẩu ngay',
   'notify.security.passwordChanged': 'Mật khẩu đăng nhập đã được đổi; rút tiền tạm dừng 24 giờ. Không phải bạn? Hãy đặt lại ngay',

@@ -287,6 +287,7 @@ export const zhCN: Messages = {
   'notify.deposit.credited': '充值 {amount} Lightning 已到账（{network}）',
   'notify.pack.renewalFailed': '自动续订失败：需要 {amount} Lightning，余额 {balance}',
   'notify.pack.expiring': '您的套餐将于 {date} 到期：请在 VIP 与权益中续订以保留席位或名额',
+  'notify.pack.priceChange': '您自动续费的套餐将涨价：自 {date} 的续费起每 30 天 {amount} Lightning（现为 {was}）。如不同意，请在此之前于 VIP 与权益中关闭自动续费',
   'notify.account.frozen': '交易账户 {accountName} 已冻结：席位已到期',
   'notify.security.signIn': '您的账户在 {device}（{ip}）上有新的登录。如非本人操作，请立即重置密码',
   'notify.security.passwordChanged': '您的登录密码已更改；提现暂停 24 小时。如非本人操作，请立即重置',

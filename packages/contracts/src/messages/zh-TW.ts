@@ -287,6 +287,7 @@ export const zhTW: Messages = {
   'notify.deposit.credited': '入金 {amount} Lightning 已入帳（{network}）',
   'notify.pack.renewalFailed': '自動續訂失敗：需要 {amount} Lightning，餘額 {balance}',
   'notify.pack.expiring': '您的方案將於 {date} 到期：請在 VIP 與權益中續訂以保留席位或名額',
+  'notify.pack.priceChange': '您自動續訂的方案將漲價：自 {date} 的續訂起每 30 天 {amount} Lightning（現為 {was}）。如不同意，請在此之前於 VIP 與權益中關閉自動續訂',
   'notify.account.frozen': '交易帳戶 {accountName} 已凍結：席位已到期',
   'notify.security.signIn': '您的帳戶在 {device}（{ip}）上有新的登入。如非本人操作，請立即重設密碼',
   'notify.security.passwordChanged': '您的登入密碼已變更；提現暫停 24 小時。如非本人操作，請立即重設',

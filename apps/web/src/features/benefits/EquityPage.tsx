@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '../../lib/router';
-import type { EquityPurchase, EquityRights } from '@lq/contracts';
+import { formatMoney, parseMoney, PAY_PWD_LENGTH, PRICE_CHANGE_NOTICE_DAYS, type EquityPurchase, type EquityRights } from '@lq/contracts';
 import { Button } from '../../components/Button';
 import { ErrorView } from '../../components/Views';
 import { Sheet } from '../../components/Sheet';
@@ -124,7 +124,16 @@ function Purchases() {
               <div><dt>{t('purchases.expires')}</dt><dd className="num">{p.expiresAt === null ? t('purchases.never') : when(p.expiresAt)}</dd></div>
               {p.item !== 'unlock' ? <div><dt>{t('purchases.autoRenew')}</dt><dd data-testid="purchase-auto-renew">{p.autoRenew ? t('purchases.on') : t('purchases.off')}</dd></div> : null}
               {p.renewals > 0 ? <div><dt>{t('purchases.renewals')}</dt><dd className="num">{p.renewals}</dd></div> : null}
+              {p.renewal ? (
+                <div>
+                  <dt>{t('purchases.nextRenewal')}</dt>
+                  <dd className="num" data-testid="purchase-next-renewal">{t('purchases.nextRenewalAt', { at: when(p.renewal.at), amount: displayMoney(p.renewal.amount), days: 30 })}</dd>
+                </div>
+              ) : null}
             </dl>
+            {p.renewal?.priceChange ? (
+              <p className="bf-short" data-testid="purchase-price-change">{t('purchases.priceChange', { at: when(p.renewal.priceChange.from), amount: displayMoney(p.renewal.priceChange.amount) })}</p>
+            ) : null}
             {p.renewalFailedAt !== null ? <p className="bf-short" data-testid="purchase-renew-failed">{t('purchases.renewFailed', { at: when(p.renewalFailedAt) })}</p> : null}
             {p.item !== 'unlock' && p.state === 'active' ? (
               <Button variant="secondary" onClick={() => setSwitching(p)} data-testid="purchase-renew-switch">
@@ -148,10 +157,15 @@ function RenewSheet({ purchase, onClose }: { purchase: EquityPurchase; onClose: 
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const agreements = useAgreements();
+  const catalogue = useCatalogue();
   const [agreed, setAgreed] = useState(false);
+  const [paidPwd, setPaidPwd] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const on = !purchase.autoRenew;
+  // What each renewal pays: today's price, kept (the auto-renewal agreement).
+  const unit = catalogue.data && purchase.item !== 'unlock' ? catalogue.data.prices[purchase.item] : undefined;
+  const renewAmount = unit === undefined ? undefined : formatMoney(parseMoney(unit)! * BigInt(purchase.quantity));
   const needAgreement = on && agreements.data?.autoSubscribe.accepted === false;
   const when = useDateTime();
 
@@ -160,10 +174,15 @@ function RenewSheet({ purchase, onClose }: { purchase: EquityPurchase; onClose: 
       setError(t('agree.required'));
       return;
     }
+    // Turning it on commits future payments: the payment password, as for a purchase.
+    if (on && !new RegExp(`^\\d{${PAY_PWD_LENGTH}}$`).test(paidPwd)) {
+      setError(t('pay.pwdFormat', { n: PAY_PWD_LENGTH }));
+      return;
+    }
     setBusy(true);
     try {
       if (needAgreement) await acceptAgreement('autoSubscribe');
-      await switchAutoRenew(purchase.id, on);
+      await switchAutoRenew(purchase.id, on, on ? paidPwd : undefined);
       await afterPurchase(queryClient);
       showToast(on ? t('renew.doneOn') : t('renew.doneOff'), 'success');
       onClose();
@@ -177,7 +196,11 @@ function RenewSheet({ purchase, onClose }: { purchase: EquityPurchase; onClose: 
   return (
     <Sheet title={on ? t('renew.titleOn') : t('renew.titleOff')} onClose={onClose} testId="renew-sheet">
       <div className="stack">
-        <p className="bt-sub">{on ? t('renew.explainOn', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt) }) : t('renew.explainOff', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt) })}</p>
+        <p className="bt-sub" data-testid="renew-explain">
+          {on
+            ? t('renew.explainOn', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt), amount: renewAmount === undefined ? '--' : displayMoney(renewAmount), days: 30, notice: PRICE_CHANGE_NOTICE_DAYS })
+            : t('renew.explainOff', { at: purchase.expiresAt === null ? '--' : when(purchase.expiresAt) })}
+        </p>
         {agreements.isPending && on ? <div className="spinner" aria-label={tc('common.loading')} /> : null}
         {needAgreement ? (
           <label className="check">
@@ -185,6 +208,21 @@ function RenewSheet({ purchase, onClose }: { purchase: EquityPurchase; onClose: 
             <span>
               {t('agree.prefix')} <Link to={AGREEMENT_PATHS.autoSubscribe}>{t('agree.autoSubscribe')}</Link>
             </span>
+          </label>
+        ) : null}
+        {on ? (
+          <label className="field">
+            <span>{t('pay.paidPwd')}</span>
+            <input
+              className="input num"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={PAY_PWD_LENGTH}
+              value={paidPwd}
+              onChange={(e) => { setPaidPwd(e.target.value.replace(/\D/g, '')); setError(undefined); }}
+              data-testid="renew-pwd"
+            />
           </label>
         ) : null}
         {error ? <p className="field-error" role="alert" data-testid="renew-error">{error}</p> : null}

@@ -69,8 +69,8 @@ export function acceptAgreement(agreement: Agreement) {
   return api.post<EquityAgreements>(PATHS.accept, { agreement, version: AGREEMENT_VERSIONS[agreement] });
 }
 
-export function switchAutoRenew(id: number, autoRenew: boolean) {
-  return api.post<EquityPurchase>(PATHS.autoRenew, { id, autoRenew });
+export function switchAutoRenew(id: number, autoRenew: boolean, paidPwd?: string) {
+  return api.post<EquityPurchase>(PATHS.autoRenew, { id, autoRenew, ...(paidPwd === undefined ? {} : { paidPwd }) });
 }
 
 export const AGREEMENT_PATHS: Record<Agreement, string> = {

@@ -41,7 +41,7 @@ export function NotificationCentre() {
     const robot = p.symbol ? `${String(p.symbol)}` : '';
     const money = (v: unknown) => (typeof v === 'string' ? displayMoney(v) : '');
     const date = typeof p.expiresAt === 'number' ? when(p.expiresAt) : '';
-    return t(`kind.${n.kind}`, { ...p, robot, date, amount: money(p.amount), balance: money(p.balance), reason: n.kind.startsWith('robot.') ? reason(p.reason) : (p.reason ?? '') });
+    return t(`kind.${n.kind}`, { ...p, robot, date, amount: money(p.amount), balance: money(p.balance), was: money(p.was), reason: n.kind.startsWith('robot.') ? reason(p.reason) : (p.reason ?? '') });
   };
   const open = (n: NotificationItem) => {
     if (!n.read) void mark(n.id);
