@@ -219,6 +219,20 @@ export const userPasskeys = pgTable(
   (t) => [uniqueIndex('user_passkeys_credential_key').on(t.credentialId), index('user_passkeys_user_idx').on(t.userId)],
 );
 
+/**
+ * Every change of the rebate rates with the time it took effect (issue 53 item 7): a payment is
+ * settled at the rates in force when it was made. Before the first row: the defaults.
+ */
+export const rebateRateHistory = pgTable(
+  'rebate_rate_history',
+  {
+    id: id(),
+    rates: jsonb('rates').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('rebate_rate_history_since').on(t.since, t.id)],
+);
+
 export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),

@@ -40,11 +40,14 @@ describe('rebate settlement', () => {
     expect(paid.statusCode, paid.body).toBe(200);
     // Raised after the payment: R3 earns as the VIP1 it was.
     expect(await ops('user:set-level', r3.mail, 'VIP3')).toBe(0);
+    // Rates changed after the payment (issue 53 item 7): it is settled at those it was made under.
+    expect(await ops('rebates:rates', '--none', '5', '--VIP1', '15', '--VIP3', '25')).toBe(0);
 
     expect(await ops('rebates:settle', '--date', today())).toBe(0);
     expect(out.at(-1)).toMatch(new RegExp(`^${today()} \\(${TZ}\\): \\d+ payment\\(s\\) settled`));
     expect([await rebateWallet(r1), await rebateWallet(r2), await rebateWallet(r3), await rebateWallet(r4)]).toEqual([10_000_000n, 10_000_000n, 200_000n, 20_000_000n]);
     expect(await rebateWallet(payer)).toBe(0n);
+    expect(await ops('rebates:rates', '--none', String(DEFAULT_REBATE_RATES.none / 100), '--VIP1', String(DEFAULT_REBATE_RATES.VIP1 / 100), '--VIP3', String(DEFAULT_REBATE_RATES.VIP3 / 100))).toBe(0);
 
     // Again, and a run for the same day from the job's function: nothing paid twice.
     expect(await ops('rebates:settle', '--date', today())).toBe(0);

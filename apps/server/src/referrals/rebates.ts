@@ -2,7 +2,8 @@
 // entries of kind purchase (unlock, packs, renewals), in the platform timezone's calendar day — pay
 // the payer's referrers into their rebate wallets, by the level each held when the payment was
 // made (the last user_level_changes row at or before it; before the first change, that change's
-// from-level; never changed, the level now). The amounts are @lq/contracts `rebatesOf`.
+// from-level; never changed, the level now), at the rates in force when it was made
+// (rebate_rate_history; issue 53 item 7). The amounts are @lq/contracts `rebatesOf`.
 // Batches of payments, each one transaction: the rebate_payments rows first (the claim: a payment
 // already settled, or being settled by another run, is skipped), then one ledger entry per payment
 // (key rebate:<payment entry>, lines from platform rebate expense to each earner's rebate wallet),
@@ -42,6 +43,25 @@ export async function setRates(db: Database, value: RebateRates, maxPayoutBp: nu
   const rates = rebateRates.parse(value);
   assertRatesWithinCap(rates, maxPayoutBp);
   await setSetting(db, REBATE_RATES_KEY, rates);
+  // Kept with the time it takes effect: payments made before are settled at the rates they were made under.
+  await db.execute(sql`insert into rebate_rate_history (rates) values (${JSON.stringify(rates)}::jsonb)`);
+}
+
+/** The rates' history, oldest first (a handful of rows). */
+export type RateHistory = ReadonlyArray<{ since: number; rates: RebateRates }>;
+export async function rateHistoryOf(db: Pick<Database, 'execute'>): Promise<RateHistory> {
+  const rows = rowsOf<{ since: string; rates: unknown }>(await db.execute(sql`select since::text as since, rates from rebate_rate_history order by since, id`));
+  return rows.map((r) => ({ since: r.since === '-infinity' ? -Infinity : Date.parse(r.since), rates: rebateRates.parse(r.rates) }));
+}
+
+/** The rates in force at `at` (ms): the last change at or before it; before any, the defaults (issue 53 item 7). */
+export function ratesAt(history: RateHistory, at: number): RebateRates {
+  let rates: RebateRates = DEFAULT_REBATE_RATES;
+  for (const h of history) {
+    if (h.since > at) break;
+    rates = h.rates;
+  }
+  return rates;
 }
 
 /** Refuses rates whose worst case pays more than `maxPayoutBp` of a payment (REBATE_RATES_OVER_CAP). */
@@ -106,7 +126,7 @@ async function settleBatch(
   from: Date,
   to: Date,
   after: { at: string; id: string } | null,
-  rates: RebateRates,
+  history: RateHistory,
   size: number,
 ): Promise<{ last: { at: string; id: string } | null; payments: number; rebates: number; total: bigint }> {
   return db.transaction(async (tx) => {
@@ -139,7 +159,8 @@ async function settleBatch(
       list[r.depth - 1] = { userId: Number(r.ancestor_id), level: r.level };
       uplineOf.set(r.entry_id, list);
     }
-    const shares = new Map(payments.map((p) => [p.id, rebatesOf(BigInt(p.amount), uplineOf.get(p.id) ?? [], rates)]));
+    // Each payment at the rates in force when it was made, not today's.
+    const shares = new Map(payments.map((p) => [p.id, rebatesOf(BigInt(p.amount), uplineOf.get(p.id) ?? [], ratesAt(history, Date.parse(p.at)))]));
     const totalOf = (id: string) => (shares.get(id) ?? []).reduce((sum, s) => sum + s.amount, 0n);
 
     // The claim: payments another run settled meanwhile come back as conflicts and are left alone.
@@ -185,11 +206,11 @@ export async function settleRebates(db: Database, timeZone: string, day?: string
   const settled = day ?? yesterdayIn(timeZone);
   const from = dayStart(settled, timeZone);
   const to = dayStart(dayAfter(settled), timeZone);
-  const rates = await ratesOf(db);
+  const history = await rateHistoryOf(db);
   const run: SettleRun = { day: settled, from, to, payments: 0, rebates: 0, total: 0n };
   let after: { at: string; id: string } | null = null;
   for (;;) {
-    const batch = await settleBatch(db, from, to, after, rates, options.batch ?? REBATE_BATCH);
+    const batch = await settleBatch(db, from, to, after, history, options.batch ?? REBATE_BATCH);
     if (!batch.last) return run;
     after = batch.last;
     run.payments += batch.payments;
