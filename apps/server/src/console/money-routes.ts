@@ -125,9 +125,13 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
       const object = { objectType: 'withdrawal', objectId: id };
       return audited(req, 'withdrawals.reject', object, { reason }, async () => {
         const before = await withdrawalState(id);
-        const done = await rejectWithdrawal(deps.db, id, reason, req.operator!.mail);
-        await cancelWithdrawApprovals(deps.db, id, req.operator!.operatorId, 'withdrawal rejected');
-        await audit(req, 'withdrawals.reject', { ...object, before: { status: before.state }, after: { status: done.state, reason }, detail: { reason } });
+        // The hold released, approvals waiting cancelled and the audit row: one transaction.
+        const done = await deps.db.transaction(async (tx) => {
+          const rejected = await rejectWithdrawal(tx, id, reason, req.operator!.mail);
+          await cancelWithdrawApprovals(tx, id, req.operator!.operatorId, 'withdrawal rejected');
+          await audit(req, 'withdrawals.reject', { ...object, before: { status: before.state }, after: { status: rejected.state, reason }, detail: { reason }, db: tx });
+          return rejected;
+        });
         return ok(req, { id, state: done.state, approvalId: null });
       });
     },
@@ -143,8 +147,10 @@ export function moneyRoutes(app: FastifyInstance, deps: PlatformDeps, audit: Con
       const object = { objectType: 'withdrawal', objectId: id };
       return audited(req, 'withdrawals.paid', object, { txHash }, async () => {
         const before = await withdrawalState(id);
-        const done = await recordManualPayout(deps.db, chains, id, txHash);
-        await audit(req, 'withdrawals.paid', { ...object, before: { status: before.state }, after: { status: done.state, txHash }, detail: { check: done.detail } });
+        // The audit row commits with the hash kept (and the withdrawal completed), or neither does.
+        const done = await recordManualPayout(deps.db, chains, id, txHash, (tx, r) =>
+          audit(req, 'withdrawals.paid', { ...object, before: { status: before.state }, after: { status: r.state, txHash }, detail: { check: r.detail }, db: tx }),
+        );
         return ok(req, { id, state: done.state, detail: done.detail });
       });
     },

@@ -50,6 +50,21 @@ export class AuditNote {
     this.after = after;
     return this;
   }
+
+  /** Writes the row (outcome done) with the values noted so far; set by whoever records the command. */
+  writer: ((db: Pick<Database, 'execute'>) => Promise<void>) | null = null;
+  /** Written by the command itself, in its movement's transaction: the dispatcher writes no second. */
+  written = false;
+
+  /**
+   * The row of a money action in the movement's own transaction (issue 53 item 10): both commit or
+   * neither. Call it last in the transaction, after `object` and `change`.
+   */
+  async commitWith(tx: Pick<Database, 'execute'>): Promise<void> {
+    if (!this.writer) return;
+    await this.writer(tx);
+    this.written = true;
+  }
 }
 
 /** Arguments as recorded: values of options that carry secrets are replaced. */

@@ -1,7 +1,7 @@
 // `npm run ops`: the command runner. Each area declares its commands (`<area>/ops.ts`); ops/ puts
 // them together and dispatches here.
 import { userInfo } from 'node:os';
-import { openDatabase, type DatabaseHandle } from '@lq/db';
+import { openDatabase, rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { AuditNote, recordAudit, redactedArgs } from './audit';
 import { loadConfig, type Config } from './config';
 
@@ -48,6 +48,8 @@ export async function dispatchOps(
   env: Record<string, string | undefined> = process.env,
   out: OpsOut = (l) => console.log(l),
   err: OpsOut = (l) => console.error(l),
+  /** A database already open (a test's child running many commands): used, and left open. */
+  open?: DatabaseHandle,
 ): Promise<number> {
   const usage = `usage: npm run ops -- <command>
 ${sets.map((s) => s.usage).join('\n')}
@@ -76,11 +78,13 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
   let db: DatabaseHandle | undefined;
   const audit = new AuditNote(opsActor(env));
   // Every command is recorded, reads too (mail:last shows codes): who ran what, on what, with what result.
-  const record = async (outcome: 'done' | 'refused' | 'failed', error?: string) => {
+  const record = async (outcome: 'done' | 'refused' | 'failed', error?: string, runner?: Pick<DatabaseHandle['db'], 'execute'>) => {
     if (!db) return;
     const actor = opsActor(env);
-    const [op] = await db.exec<{ id: string }>(`select id::text as id from operators where mail = $1`, [actor]);
-    await recordAudit(db.db, {
+    // Through the movement's transaction when there is one (PGlite has one connection: the handle would wait for it).
+    const on = runner ?? db.db;
+    const [op] = rowsOf<{ id: string }>(await on.execute(sql`select id::text as id from operators where mail = ${actor}`));
+    await recordAudit(on, {
       source: 'ops',
       operatorId: op ? Number(op.id) : null,
       actor,
@@ -95,13 +99,17 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
   };
   try {
     const config = loadConfig(env);
-    db = await openDatabase({
-      dataDir: config.dataDir,
-      databaseUrl: config.DATABASE_URL,
-      pgliteMode: 'auto',
-    });
+    db =
+      open ??
+      (await openDatabase({
+        dataDir: config.dataDir,
+        databaseUrl: config.DATABASE_URL,
+        pgliteMode: 'auto',
+      }));
+    audit.writer = (tx) => record('done', undefined, tx);
     await command.run(db, args, out, config, audit);
-    await record('done');
+    // A money command wrote its row in its movement's transaction (AuditNote.commitWith).
+    if (!audit.written) await record('done');
     return 0;
   } catch (e) {
     // A failed query's own error (drizzle wraps it) says what the database refused.
@@ -112,7 +120,7 @@ Works on the same DATA_DIR / DATABASE_URL as the server, also while it runs.`;
     );
     return e instanceof OpsError ? e.exitCode : 1;
   } finally {
-    await db?.close();
+    if (!open) await db?.close();
   }
 }
 

@@ -11,6 +11,9 @@ import { postEntry, userBalances, verifyLedger } from './ledger';
 
 const KILLS = Number(process.env.WALLET_KILLS ?? 20);
 const TRANSFERS = 1500;
+const ADJUSTS = 60;
+/** What the transfers test moved to the balance wallet (this test runs after it, on its user). */
+const expectedTransfers = Array.from({ length: TRANSFERS }, (_, i) => BigInt((i % 7) + 1) * 1000n).reduce((a, b) => a + b, 0n);
 
 let kdb: KillDatabase;
 beforeAll(async () => {
@@ -59,6 +62,38 @@ describe('wallet under SIGKILL', () => {
       const b = await userBalances(db.db, userId);
       expect(b.balance.posted).toBe(expected);
       expect(b.rebate.posted).toBe(10_000_000_000n - expected);
+      expect(await verifyLedger(db.db)).toEqual([]);
+    });
+    expect(inFlight).toBeGreaterThanOrEqual(Math.min(KILLS, 3)); // not vacuous: kills landed inside the work
+  });
+
+  it(`${KILLS} kills while the shell adjusts wallets: each movement with its audit row, both or neither`, { timeout: 600_000 }, async () => {
+    const env = { KILL_MODE: 'adjust', KILL_COUNT: String(ADJUSTS) };
+    // First killed exactly where a movement could outlive its audit row: the moment a command says
+    // it moved the money (the child kills itself there), at five points of the list.
+    for (const at of [0, 7, 19, 33, 48]) expect(await runChild({ ...env, KILL_SELF_AT: String(at) }, undefined)).toBe(false);
+    let inFlight = 0;
+    for (let k = 0; k < KILLS; k++) {
+      let output = '';
+      const finished = await runChild(env, 5 + Math.floor(Math.random() * 300), (out) => (output = out));
+      const before = Number(/posted (\d+)/.exec(output)?.[1] ?? ADJUSTS);
+      if (!finished && before < ADJUSTS) inFlight++;
+      if (finished) break;
+    }
+    expect(await runChild(env, undefined)).toBe(true);
+    await withDb(async (db) => {
+      const [u] = await db.exec<{ id: number | string }>(`select id from users where mail = 'kill@example.com'`);
+      const [counts] = await db.exec<{ entries: number; keys: number }>(
+        `select count(*)::int as entries, count(distinct idempotency_key)::int as keys from ledger_entries where idempotency_key like 'adjust:shell:kill-adj-%'`,
+      );
+      expect(counts).toEqual({ entries: ADJUSTS, keys: ADJUSTS });
+      // Every movement has the audit row written with it (not only a later "already done").
+      const [unaudited] = await db.exec<{ n: number }>(
+        `select count(*)::int as n from ledger_entries e where e.idempotency_key like 'adjust:shell:kill-adj-%'
+           and not exists (select 1 from audit_log a where a.action = 'wallet:adjust' and a.outcome = 'done' and a.after->>'entry' = e.id::text and a.after->>'replayed' = 'false')`,
+      );
+      expect(unaudited.n).toBe(0);
+      expect((await userBalances(db.db, Number(u.id))).balance.posted).toBe(BigInt(ADJUSTS) * 1_000_000n + expectedTransfers);
       expect(await verifyLedger(db.db)).toEqual([]);
     });
     expect(inFlight).toBeGreaterThanOrEqual(Math.min(KILLS, 3)); // not vacuous: kills landed inside the work

@@ -35,10 +35,15 @@ export const WALLET_OPS: OpsCommandSet = {
         const earlier = await unsourcedAdjustment(db.db, key);
         if (earlier !== null) throw new OpsError(`key ${key} was used before (entry ${earlier}): if that adjustment is the one you mean, it is done; else choose another key`);
         try {
-          const before = (await userBalances(db.db, userId))[wallet];
-          const entry = await adjustWallet(db.db, { userId, wallet, amount, reason, source: 'shell', key });
-          const after = (await userBalances(db.db, userId))[wallet];
-          audit?.change({ wallet, available: formatMoney(before.available) }, { wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed });
+          // The movement and its audit row in one transaction (issue 53 item 10): both or neither.
+          const { entry, after } = await db.db.transaction(async (tx) => {
+            const before = (await userBalances(tx, userId))[wallet];
+            const entry = await adjustWallet(tx, { userId, wallet, amount, reason, source: 'shell', key });
+            const after = (await userBalances(tx, userId))[wallet];
+            audit?.change({ wallet, available: formatMoney(before.available) }, { wallet, available: formatMoney(after.available), entry: entry.id, replayed: entry.replayed });
+            await audit?.commitWith(tx);
+            return { entry, after };
+          });
           const verb = amount > 0n ? 'credited' : 'debited';
           out(
             entry.replayed

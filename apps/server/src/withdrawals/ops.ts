@@ -72,7 +72,14 @@ export const WITHDRAW_OPS: OpsCommandSet = {
         if (row && BigInt(row.amount) > limit) {
           throw new OpsError(`above ${formatMoney(limit)} a withdrawal needs two operators: approve it in the console (Withdrawals), where another operator confirms it`);
         }
-        const w = await asOps(() => approveWithdrawal(db.db, idOf(idText)));
+        // Approved with its audit row in one transaction (issue 53 item 10).
+        const w = await asOps(() =>
+          db.db.transaction(async (tx) => {
+            const done = await approveWithdrawal(tx, idOf(idText));
+            await audit?.commitWith(tx);
+            return done;
+          }),
+        );
         out(`withdrawal ${w.id} approved: ${w.amount} USDT to ${w.address} (${w.network}) is now processing`);
       },
     },
@@ -84,7 +91,13 @@ export const WITHDRAW_OPS: OpsCommandSet = {
         const reason = values.reason?.trim();
         if (!reason) throw new OpsError('--reason is required: the user reads it on the withdrawal', 2);
         audit?.object('withdrawal', idOf(positional[0])).change({ status: 'reviewing' }, { status: 'rejected', reason });
-        const w = await asOps(() => rejectWithdrawal(db.db, idOf(positional[0]), reason));
+        const w = await asOps(() =>
+          db.db.transaction(async (tx) => {
+            const done = await rejectWithdrawal(tx, idOf(positional[0]), reason);
+            await audit?.commitWith(tx);
+            return done;
+          }),
+        );
         out(`withdrawal ${w.id} rejected: ${w.total} released to the user's balance wallet; reason: ${reason}`);
       },
     },
@@ -92,7 +105,7 @@ export const WITHDRAW_OPS: OpsCommandSet = {
       args: 2,
       async run(db, [idText, hash], out, config, audit) {
         audit?.object('withdrawal', idOf(idText)).change({ status: 'processing' }, { status: 'completed', txHash: hash });
-        const r = await asOps(() => recordManualPayout(db.db, payoutChainsOf(config), idOf(idText), hash));
+        const r = await asOps(() => recordManualPayout(db.db, payoutChainsOf(config), idOf(idText), hash, async (tx) => audit?.commitWith(tx)));
         out(
           r.state === 'completed'
             ? `withdrawal ${idText} completed: its transaction is confirmed (${r.detail})`

@@ -111,7 +111,14 @@ async function endPayout(db: Database, id: number, txHash: string, to: 'complete
  * chain now — one paying something else is refused and nothing is kept; one not yet seen or not
  * yet confirmed is kept and checked again by the settle job.
  */
-export async function recordManualPayout(db: Database, chains: PayoutChains, id: number, hashText: string): Promise<{ state: 'completed' | 'processing'; detail: string }> {
+export async function recordManualPayout(
+  db: Database,
+  chains: PayoutChains,
+  id: number,
+  hashText: string,
+  /** The audit row, written in the transaction that keeps the hash (and completes the withdrawal). */
+  audit?: (tx: Database, r: { state: 'completed' | 'processing'; detail: string }) => Promise<unknown>,
+): Promise<{ state: 'completed' | 'processing'; detail: string }> {
   const [row] = rowsOf<PayoutRow>(await db.execute(sql`select ${PAYOUT_COLUMNS} from withdrawals where id = ${id}`));
   if (!row) throw new AppError('NOT_FOUND');
   if (row.status !== 'processing') throw new AppError('WITHDRAW_STATE', { state: row.status }, 'id');
@@ -122,19 +129,23 @@ export async function recordManualPayout(db: Database, chains: PayoutChains, id:
   const check = await checkPayout(row.network, on, { address: row.address, amount: BigInt(row.amount), txHash });
   if (check.verdict === 'mismatch') throw new AppError('WITHDRAW_TX_MISMATCH', { detail: check.detail }, 'txHash');
   try {
-    const [kept] = rowsOf<{ id: string | number }>(
-      await db.execute(sql`update withdrawals set tx_hash = ${txHash}, payout = 'manual', payout_check = ${check.detail}, checked_at = now(), updated_at = now()
-          where id = ${id} and status = 'processing' and (tx_hash is null or payout = 'manual') returning id`),
-    );
-    if (!kept) throw new AppError('WITHDRAW_STATE', { state: 'processing' }, 'id');
+    // The hash kept, the withdrawal completed if confirmed, and the audit row: one transaction.
+    return await db.transaction(async (tx) => {
+      const [kept] = rowsOf<{ id: string | number }>(
+        await tx.execute(sql`update withdrawals set tx_hash = ${txHash}, payout = 'manual', payout_check = ${check.detail}, checked_at = now(), updated_at = now()
+            where id = ${id} and status = 'processing' and (tx_hash is null or payout = 'manual') returning id`),
+      );
+      if (!kept) throw new AppError('WITHDRAW_STATE', { state: 'processing' }, 'id');
+      const r = { state: check.verdict === 'confirmed' && (await endPayout(tx, id, txHash, 'completed', check.detail)) ? ('completed' as const) : ('processing' as const), detail: check.detail };
+      await audit?.(tx, r);
+      return r;
+    });
   } catch (e) {
     if (isUniqueViolation(e, 'withdrawals_tx_key')) {
       throw new AppError('WITHDRAW_TX_USED', { txHash }, 'txHash');
     }
     throw e;
   }
-  if (check.verdict === 'confirmed' && (await endPayout(db, id, txHash, 'completed', check.detail))) return { state: 'completed', detail: check.detail };
-  return { state: 'processing', detail: check.detail };
 }
 
 export interface SettleResult {
