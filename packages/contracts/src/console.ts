@@ -101,6 +101,8 @@ export const consoleDashboard = z.object({
   robots: z.object({ running: z.number() }),
   jobs: z.object({ failedToday: z.number() }),
   revenue: z.object({ today: z.string() }),
+  /** Live MT5 fills the fill check found made up in the last 30 days (issue 53 item 12), and the users they belong to. */
+  fills: z.object({ suspect: z.number(), users: z.number() }),
   /** The platform's day the figures count from (ms) and its timezone. */
   dayStart: z.number(),
   timezone: z.string(),
@@ -225,11 +227,33 @@ export type ConsoleGrant = z.infer<typeof consoleGrant>;
 
 /** GET console/api/users/detail: one user with what they own per market and the grants in force. */
 export const consoleUserDetailQuery = z.strictObject({ userId: z.coerce.number().int().positive() });
+/**
+ * Why the fill check found a live MT5 fill made up: its order's fills beyond the order sent, its
+ * price outside its minute's candle, more than the account could margin, or no candle of its
+ * minute after a day.
+ */
+export const SUSPECT_FILL_REASONS = ['overOrder', 'outsideCandle', 'overMargin', 'noCandle'] as const;
+
+/** A suspect fill as the console shows it (the user's newest 20). */
+export const consoleSuspectFill = z.object({
+  id: z.number(),
+  robotId: z.number(),
+  symbol: z.string(),
+  action: z.string(),
+  qty: z.string(),
+  price: z.string(),
+  filledAt: z.number(),
+  reason: z.enum(SUSPECT_FILL_REASONS),
+});
+export type ConsoleSuspectFill = z.infer<typeof consoleSuspectFill>;
+
 export const consoleUserDetail = z.object({
   user: consoleUserItem,
   unlocked: z.boolean(),
   owned: z.array(z.object({ market: z.enum(ACCOUNT_MARKETS), seats: z.number(), slots: z.number() })),
   grants: z.array(consoleGrant),
+  /** Their fills left out of VIP volume and rankings, newest first. */
+  suspectFills: z.array(consoleSuspectFill),
 });
 export type ConsoleUserDetail = z.infer<typeof consoleUserDetail>;
 

@@ -584,12 +584,21 @@ export const robotFills = pgTable(
     pnl: numeric('pnl', { precision: 24, scale: 8 }).notNull().default('0'),
     reason: text('reason'),
     filledAt: timestamp('filled_at', { withTimezone: true }).notNull(),
+    /**
+     * Issue 53 item 12: why the fill check found this fill made up (`outsideCandle`, `overMargin`);
+     * a suspect fill counts for no VIP volume or ranking. Null: counts.
+     */
+    suspect: text('suspect'),
+    /** When the fill check looked at it; null: a live MT5 fill (its EA's word) waiting for the check. */
+    checkedAt: timestamp('checked_at', { withTimezone: true }).defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('robot_fills_key').on(t.robotId, t.fillKey),
     index('robot_fills_robot_idx').on(t.robotId, t.filledAt),
     index('robot_fills_filled_at_idx').on(t.filledAt),
+    index('robot_fills_unchecked').on(t.filledAt).where(sql`${t.checkedAt} is null`),
+    index('robot_fills_suspect').on(t.checkedAt).where(sql`${t.suspect} is not null`),
   ],
 );
 

@@ -202,6 +202,34 @@ describe('dashboard and users', () => {
     expect(await verifyLedger(t.database.db)).toEqual([]);
   });
 
+  it('shows the suspect MT5 fills (issue 53 item 12): counted on the dashboard, listed in the user’s panel', async () => {
+    const op = await signedIn();
+    const before = (await t.call('GET', '/console/api/dashboard', { token: op.token })).json<Envelope<ConsoleDashboard>>().data.fills;
+    const cheater = await registeredUserWithId(t);
+    const [acc] = await t.database.exec<{ id: string }>(`insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'forex', 'mt5', 'a', 'abcd') returning id::text as id`, [cheater.id]);
+    const [robot] = await t.database.exec<{ id: string }>(
+      `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage) values ($1, $2, 'forex', 'live', 'grid', 'EURUSD', '1m', '{}', 1000, 10) returning id::text as id`,
+      [cheater.id, Number(acc.id)],
+    );
+    // As robots/fill-check.ts marks them (its test: robots/fill-check.int.test.ts); one honest fill beside.
+    await t.database.exec(
+      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at, suspect) values
+         ($1, 'c1', 'k1', 'open', 'long', 0.01, 5000000, '2026-11-10T04:05:00Z', 'outsideCandle'),
+         ($1, 'c2', 'k2', 'open', 'long', 1, 1.1005, '2026-11-10T04:06:00Z', 'overMargin'),
+         ($1, 'c3', 'k3', 'open', 'long', 0.1, 1.1005, '2026-11-10T04:07:00Z', null)`,
+      [Number(robot.id)],
+    );
+    const dash = (await t.call('GET', '/console/api/dashboard', { token: op.token })).json<Envelope<ConsoleDashboard>>().data;
+    expect(dash.fills).toEqual({ suspect: before.suspect + 2, users: before.users + 1 });
+    const detail = (await t.call('GET', `/console/api/users/detail?userId=${cheater.id}`, { token: op.token })).json<Envelope<ConsoleUserDetail>>().data;
+    expect(detail.suspectFills).toEqual([
+      { id: expect.any(Number), robotId: Number(robot.id), symbol: 'EURUSD', action: 'open', qty: '1', price: '1.1005', filledAt: Date.parse('2026-11-10T04:06:00Z'), reason: 'overMargin' },
+      { id: expect.any(Number), robotId: Number(robot.id), symbol: 'EURUSD', action: 'open', qty: '0.01', price: '5000000', filledAt: Date.parse('2026-11-10T04:05:00Z'), reason: 'outsideCandle' },
+    ]);
+    const honest = (await t.call('GET', `/console/api/users/detail?userId=${(await registeredUserWithId(t)).id}`, { token: op.token })).json<Envelope<ConsoleUserDetail>>().data;
+    expect(honest.suspectFills).toEqual([]);
+  });
+
   it('freezes a user: sessions end at once, sign-in refused after the right password only; unfreezing lets them back', async () => {
     const op = await signedIn();
     const u = await registeredUserWithId(t);

@@ -22,7 +22,7 @@ import { settingsRoutes } from './settings-routes';
 import { noticeRoutes } from './notice-routes';
 import { dataRoutes } from './data-routes';
 import { auditCsvOf, auditListOf } from './audit';
-import { consoleUserOf, consoleUsersOf, dashboardOf } from './users';
+import { consoleUserOf, consoleUsersOf, dashboardOf, suspectFillsOf } from './users';
 import { operatorLogin, operatorLogout, operatorOfToken, proveSecondFactor, recoveryCodesLeft, secondFactorUntil, type OperatorAuth } from './service';
 
 const tags = ['console'];
@@ -297,13 +297,13 @@ export function consoleRoutes(app: FastifyInstance, deps: PlatformDeps, table: C
   r.get(
     '/users/detail',
     {
-      schema: { tags, summary: 'One user: the list’s figures, whether the basic rights are unlocked, seats and slots owned per market, and the grants in force', security: bearerAuth, querystring: consoleUserDetailQuery, response: { 200: envelopeOf(consoleUserDetail), ...errorResponses } },
+      schema: { tags, summary: 'One user: the list’s figures, whether the basic rights are unlocked, seats and slots owned per market, the grants in force and their suspect MT5 fills', security: bearerAuth, querystring: consoleUserDetailQuery, response: { 200: envelopeOf(consoleUserDetail), ...errorResponses } },
     },
     async (req) => {
       const user = await consoleUserOf(deps.db, req.query.userId);
       if (!user) throw new AppError('NOT_FOUND', {}, 'userId');
       const { unlocked, owned } = await ownedOf(deps.db, user.id);
-      return ok(req, { user, unlocked, owned, grants: await grantsOf(deps.db, user.id) });
+      return ok(req, { user, unlocked, owned, grants: await grantsOf(deps.db, user.id), suspectFills: await suspectFillsOf(deps.db, user.id) });
     },
   );
 

@@ -1,7 +1,8 @@
 // The console's dashboard and users: figures of the platform's day, and the user list searched,
 // filtered, sorted and paged on the server (balances read from the ledger's accounts).
-import { formatMoney, type ConsoleDashboard, type ConsoleUserItem, type ConsoleUserList, type ConsoleUsersQuery } from '@lq/contracts';
+import { formatMoney, type ConsoleDashboard, type ConsoleSuspectFill, type ConsoleUserItem, type ConsoleUserList, type ConsoleUsersQuery } from '@lq/contracts';
 import { containsPattern, rowsOf, sql, type Database, type SQL } from '@lq/db';
+import { decimalText } from '../robots';
 
 type Runner = Pick<Database, 'execute'>;
 const money = (micro: string | null) => formatMoney(BigInt(micro ?? '0'));
@@ -16,6 +17,8 @@ export async function dashboardOf(db: Runner, timezone: string): Promise<Console
     withdrawals_waiting: number;
     withdrawals_amount: string | null;
     robots_running: number;
+    fills_suspect: number;
+    fills_suspect_users: number;
     revenue_today: string | null;
   }>(
     await db.execute(sql`with day as (select date_trunc('day', now() at time zone ${timezone}) at time zone ${timezone} as start)
@@ -28,6 +31,9 @@ export async function dashboardOf(db: Runner, timezone: string): Promise<Console
         (select count(*)::int from withdrawals where status = 'pendingReview') as withdrawals_waiting,
         (select sum(amount)::text from withdrawals where status = 'pendingReview') as withdrawals_amount,
         (select count(*)::int from robots where status = 'running') as robots_running,
+        (select count(*)::int from robot_fills where suspect is not null and checked_at >= now() - interval '30 days') as fills_suspect,
+        (select count(distinct r.user_id)::int from robot_fills f join robots r on r.id = f.robot_id
+          where f.suspect is not null and f.checked_at >= now() - interval '30 days') as fills_suspect_users,
         (select sum(l.amount)::text from ledger_lines l join ledger_accounts a on a.id = l.account_id join ledger_entries e on e.id = l.entry_id
           where a.code in ('platform:revenue', 'platform:fees') and e.status = 'posted' and coalesce(e.resolved_at, e.created_at) >= (select start from day)) as revenue_today`),
   );
@@ -43,6 +49,7 @@ export async function dashboardOf(db: Runner, timezone: string): Promise<Console
     robots: { running: r.robots_running },
     jobs: { failedToday: failed },
     revenue: { today: money(r.revenue_today) },
+    fills: { suspect: r.fills_suspect, users: r.fills_suspect_users },
     dayStart: Date.parse(r.day_start),
     timezone,
   };
@@ -109,6 +116,26 @@ const userItemOf = (r: UserRow): ConsoleUserItem => ({
 });
 
 /** One user as the list shows them, or null when unknown. */
+/** A user's suspect fills (robots/fill-check.ts), newest 20. */
+export async function suspectFillsOf(db: Runner, userId: number): Promise<ConsoleSuspectFill[]> {
+  const rows = rowsOf<{ id: string; robot_id: string; symbol: string; action: string; qty: string; price: string; filled_at: string; suspect: ConsoleSuspectFill['reason'] }>(
+    await db.execute(sql`select f.id::text as id, f.robot_id::text as robot_id, r.symbol, f.action, f.qty::text as qty, f.price::text as price,
+        f.filled_at::text as filled_at, f.suspect
+      from robot_fills f join robots r on r.id = f.robot_id
+      where r.user_id = ${userId} and f.suspect is not null order by f.filled_at desc, f.id desc limit 20`),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    robotId: Number(r.robot_id),
+    symbol: r.symbol,
+    action: r.action,
+    qty: decimalText(r.qty),
+    price: decimalText(r.price),
+    filledAt: Date.parse(r.filled_at),
+    reason: r.suspect,
+  }));
+}
+
 export async function consoleUserOf(db: Runner, userId: number): Promise<ConsoleUserItem | null> {
   return (await consoleUsersOf(db, { id: userId, sort: 'id', page: 1, size: 1 })).list[0] ?? null;
 }

@@ -27,7 +27,7 @@ function boardSql(board: RankingBoard, w: StatsWindow): SQL {
     case 'volume':
       return sql`select r.user_id, sum(abs(f.qty * f.price)) as value
         from robot_fills f join robots r on r.id = f.robot_id
-       where r.mode = 'live' and f.filled_at >= ${from} and f.filled_at < ${to} group by r.user_id`;
+       where r.mode = 'live' and f.checked_at is not null and f.suspect is null and f.filled_at >= ${from} and f.filled_at < ${to} group by r.user_id`;
     case 'team':
       return sql`select t.ancestor_id as user_id, count(*) as value
         from users u join user_tree t on t.descendant_id = u.id

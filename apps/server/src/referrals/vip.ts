@@ -39,6 +39,7 @@ const reachedSql = (t: VipThresholds, of: string): SQL =>
 /**
  * CTEs ending in `name`: each user who did something live in [from, to) — their fills' notional
  * (`volume`) and whether a live robot of theirs ran in it (`active`). An empty window has nobody.
+ * A fill counts once checked and not suspect (robots/fill-check.ts: an MT5 EA's made-up fill buys no level).
  */
 function doersSql(name: string, from: string, to: string): SQL {
   const own = sql.raw(`${name}_own`);
@@ -46,7 +47,7 @@ function doersSql(name: string, from: string, to: string): SQL {
   return sql`${own} as (
       select r.user_id, sum(abs(f.qty * f.price)) as volume
         from robot_fills f join robots r on r.id = f.robot_id
-       where r.mode = 'live' and f.filled_at >= ${from}::timestamptz and f.filled_at < ${to}::timestamptz
+       where r.mode = 'live' and f.checked_at is not null and f.suspect is null and f.filled_at >= ${from}::timestamptz and f.filled_at < ${to}::timestamptz
        group by r.user_id
     ), ${ran} as (
       select distinct user_id from robots

@@ -17,4 +17,5 @@ export const robotsPlugin = fp(
 
 export { ROBOT_OPS } from './ops';
 export { enforceSeats, notifyFrozenAccounts } from './seat-expiry';
-export { getOwnRobot } from './service';
+export { decimalText, getOwnRobot } from './service';
+export { checkMt5Fills, type FillCheckRun } from './fill-check';

@@ -1,13 +1,46 @@
 // Operator commands of the robots area (wired into `npm run ops` by ops/).
 import { OpsError, printTable, userIdByMail, type OpsCommandSet } from '../platform/ops';
 import { seatsOwned } from '../benefits';
+import { checkMt5Fills } from './fill-check';
+import { decimalText } from './service';
 
 export const ROBOT_OPS: OpsCommandSet = {
   usage: [
     `  seats <email> <forex|crypto|all> <n>        set the operator-granted extra account seats of a market (n, beside the unlock's 1 and packs)`,
     `  robot-events <robot id> [--json]            a robot's whole timeline, the runner's gate changes included (pause / continue / stop applied at a candle)`,
+    `  fills:suspect [days] [--check]              live MT5 fills found made up in the last days (30), by user; --check runs the fill check first`,
   ].join('\n'),
   commands: {
+    'fills:suspect': {
+      args: -1,
+      async run(db, args, out) {
+        const check = args.includes('--check');
+        const rest = args.filter((a) => a !== '--check');
+        if (rest.length > 1 || (rest[0] !== undefined && !/^\d{1,4}$/.test(rest[0]))) throw new OpsError('fills:suspect takes [days] [--check] (days: a whole number, 30 when left out)', 2);
+        if (check) {
+          const r = await checkMt5Fills(db);
+          out(`fill check: ${r.checked} checked, ${r.suspect} suspect, ${r.waiting} waiting for their minute's candle`);
+        }
+        const rows = await db.exec<{ filled_at: Date | string; mail: string; robot_id: string; symbol: string; action: string; qty: string; price: string; suspect: string }>(
+          `select f.filled_at, u.mail, f.robot_id::text as robot_id, r.symbol, f.action, f.qty::text as qty, f.price::text as price, f.suspect
+             from robot_fills f join robots r on r.id = f.robot_id join users u on u.id = r.user_id
+            where f.suspect is not null and f.checked_at >= now() - make_interval(days => $1::int)
+            order by u.mail, f.filled_at desc, f.id desc`,
+          [Number(rest[0] ?? 30)],
+        );
+        if (rows.length === 0) {
+          out(`no suspect fill in the last ${rest[0] ?? 30} days`);
+          return;
+        }
+        printTable(
+          [
+            ['user', 'time', 'robot', 'symbol', 'action', 'qty', 'price', 'why'],
+            ...rows.map((r) => [r.mail, new Date(r.filled_at).toISOString(), r.robot_id, r.symbol, r.action, decimalText(r.qty), decimalText(r.price), r.suspect]),
+          ],
+          out,
+        );
+      },
+    },
     'robot-events': {
       args: -1,
       async run(db, [id, flag, ...extra], out) {

@@ -8,6 +8,7 @@ export type { RunnerOptions } from './runner';
 export type { Bar, CandleSource } from './feed';
 export { MINUTE, toBars } from './feed';
 export { firstCandleSql } from './first-candle';
+export { insertFills } from './journal';
 export { paperRobotOf, robotStrategyOf, seededAiStream, type RobotSettings } from './robot';
 export { createVenue, registerVenueFactory, VenueCache, type VenueFactory, type VenueContext } from './venues';
 

@@ -18,6 +18,9 @@ export interface StoredFillRow extends StoredFill {
 }
 
 const LEASED = `exists (select 1 from robots where id = $1 and lease_owner = $2 and lease_until > now())`;
+/** `checked_at` of a fill of robot $1: null (to be checked) for a live MT5 robot, now() else. */
+const UNCHECKED_IF_MT5 = `(select case when r.mode = 'live' and a.exchange = 'mt5' then null else now() end
+    from robots r join trading_accounts a on a.id = r.account_id where r.id = $1)`;
 
 export class DbIntentJournal implements IntentJournal {
   constructor(
@@ -106,9 +109,11 @@ export async function insertFills(
     params.push(f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString());
     values.push(`($1::bigint, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::numeric, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}, $${b + 10}::timestamptz)`);
   }
+  // A live MT5 fill is its Expert Advisor's word: it waits for the fill check (robots/fill-check.ts)
+  // before it counts for volume. Fills of the exchanges' own APIs are checked as written.
   const rows = await database.exec(
-    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
-       select v.* from (values ${values.join(', ')}) as v where ${LEASED}
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at, checked_at)
+       select v.*, ${UNCHECKED_IF_MT5} from (values ${values.join(', ')}) as v where ${LEASED}
      on conflict (robot_id, fill_key) do nothing
      returning id`,
     params as SqlParam[],

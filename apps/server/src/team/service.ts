@@ -36,7 +36,7 @@ export async function teamSummaryOf(db: Runner, userId: number, w: StatsWindow):
       await db.execute(sql`select
           (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
              from user_tree t join robots r on r.user_id = t.descendant_id and r.mode = 'live' join robot_fills f on f.robot_id = r.id
-            where t.ancestor_id = ${userId} and ${inWindow(w)}) as volume,
+            where t.ancestor_id = ${userId} and f.checked_at is not null and f.suspect is null and ${inWindow(w)}) as volume,
           (select count(*) from user_tree t where t.ancestor_id = ${userId} and ${ranLive(sql`t.descendant_id`, w)})::int as active`),
     );
     ({ volume, active } = live);
@@ -77,7 +77,7 @@ export async function teamListOf(db: Runner, callerId: number, q: TeamListQuery 
         (select count(*) from user_tree t where t.ancestor_id = u.id)::int as team,
         (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
            from robots r join robot_fills f on f.robot_id = r.id
-          where r.user_id = u.id and r.mode = 'live' and ${inWindow(w)}) as volume,
+          where r.user_id = u.id and r.mode = 'live' and f.checked_at is not null and f.suspect is null and ${inWindow(w)}) as volume,
         ${ranLive(sql`u.id`, w)} as active
       from users u where u.referrer_id = ${parentId} ${search}
       order by u.created_at desc, u.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),

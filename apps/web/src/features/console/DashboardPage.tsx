@@ -22,13 +22,16 @@ export function DashboardPage() {
     { key: 'robots', value: String(d.robots.running) },
     { key: 'jobs', value: String(d.jobs.failedToday) },
     { key: 'revenue', value: displayMoney(d.revenue.today) },
+    // Which users: `npm run ops fills:suspect`, and each user's panel lists theirs.
+    { key: 'fills', value: String(d.fills.suspect), sub: t('dashboard.fillsUsers', { n: d.fills.users }) },
   ];
+  const warn = (key: string) => (key === 'jobs' && d.jobs.failedToday > 0) || (key === 'fills' && d.fills.suspect > 0);
   return (
     <>
       <p className="cs-hint" data-testid="dashboard-day">{t('dashboard.day', { start: when(d.dayStart), timezone: d.timezone })}</p>
       <div className="cs-tiles">
         {tiles.map((tile) => (
-          <div key={tile.key} className={`cs-card cs-tile${tile.key === 'jobs' && d.jobs.failedToday > 0 ? ' cs-warn' : ''}`} data-testid={`dash-${tile.key}`}>
+          <div key={tile.key} className={`cs-card cs-tile${warn(tile.key) ? ' cs-warn' : ''}`} data-testid={`dash-${tile.key}`}>
             <span className="cs-tile-label">{t(`dashboard.${tile.key}`)}</span>
             <strong className="cs-tile-value" data-testid={`dash-${tile.key}-value`}>{tile.value}</strong>
             {tile.sub ? <span className="cs-tile-sub">{tile.sub}</span> : null}

@@ -84,6 +84,19 @@ export function UserPanel({ userId, onClose }: { userId: number; onClose: () => 
               ))}
             </ul>
           ) : null}
+          {d.suspectFills.length ? (
+            <section className="cs-suspect" data-testid="panel-suspect-fills">
+              <h3>{t('users.suspectFills')}</h3>
+              <ul className="cs-grants">
+                {d.suspectFills.map((f) => (
+                  <li key={f.id} data-testid="panel-suspect-fill" data-reason={f.reason}>
+                    {t('users.suspectFill', { at: when(f.filledAt), robot: f.robotId, symbol: f.symbol, action: f.action, qty: f.qty, price: f.price })}
+                    <span className="cs-sub"> · {t(`suspect.${f.reason}`)}</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <div className="cs-tabs" role="tablist">
             {ACTIONS.map((a) => (
               <button key={a} type="button" role="tab" aria-selected={action === a} className="chip" onClick={() => setAction(a)} data-testid={`panel-tab-${a}`}>
