@@ -584,6 +584,8 @@ export const robotFills = pgTable(
     pnl: numeric('pnl', { precision: 24, scale: 8 }).notNull().default('0'),
     reason: text('reason'),
     filledAt: timestamp('filled_at', { withTimezone: true }).notNull(),
+    /** Its value in the account currency (USDT / USD): |qty| × contract size × price, JPY converted — what volume counts. */
+    notional: numeric('notional', { precision: 30, scale: 8 }).notNull(),
     /**
      * Issue 53 item 12: why the fill check found this fill made up (`outsideCandle`, `overMargin`);
      * a suspect fill counts for no VIP volume or ranking. Null: counts.

@@ -156,6 +156,11 @@ export function notionalOf(qty: number, price: number, instrument: Instrument): 
   return qty * instrument.contractSize * price;
 }
 
+/** Value of a fill of `qty` order units at `price` in the account currency (USD / USDT), unsigned: what volume counts. */
+export function accountNotionalOf(qty: number, price: number, instrument: Instrument): number {
+  return Math.abs(notionalOf(qty, price, instrument)) * quoteToAccount(instrument, price);
+}
+
 /**
  * The smallest quantity the venue takes at `price`: the minimum, raised to a multiple of the step
  * whose value reaches the minimum notional.

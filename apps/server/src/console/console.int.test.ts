@@ -213,10 +213,10 @@ describe('dashboard and users', () => {
     );
     // As robots/fill-check.ts marks them (its test: robots/fill-check.int.test.ts); one honest fill beside.
     await t.database.exec(
-      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at, suspect) values
-         ($1, 'c1', 'k1', 'open', 'long', 0.01, 5000000, '2026-11-10T04:05:00Z', 'outsideCandle'),
-         ($1, 'c2', 'k2', 'open', 'long', 1, 1.1005, '2026-11-10T04:06:00Z', 'overMargin'),
-         ($1, 'c3', 'k3', 'open', 'long', 0.1, 1.1005, '2026-11-10T04:07:00Z', null)`,
+      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at, suspect) values
+         ($1, 'c1', 'k1', 'open', 'long', 0.01, 5000000, 5000000000, '2026-11-10T04:05:00Z', 'outsideCandle'),
+         ($1, 'c2', 'k2', 'open', 'long', 1, 1.1005, 110050, '2026-11-10T04:06:00Z', 'overMargin'),
+         ($1, 'c3', 'k3', 'open', 'long', 0.1, 1.1005, 11005, '2026-11-10T04:07:00Z', null)`,
       [Number(robot.id)],
     );
     const dash = (await t.call('GET', '/console/api/dashboard', { token: op.token })).json<Envelope<ConsoleDashboard>>().data;

@@ -167,7 +167,7 @@ describe('notification delivery', () => {
 
     const robot = await robotOf(u.id);
     const fill = (n: number) =>
-      t.database.exec(`insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at) values ($1, $2, $2, 'buy', 'long', 0.002, 65000.5, now())`, [robot, `c-${robot}-${n}`]);
+      t.database.exec(`insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at) values ($1, $2, $2, 'buy', 'long', 0.002, 65000.5, 1.300010, now())`, [robot, `c-${robot}-${n}`]);
     await fill(1);
     await pauseByError(robot);
     await pass();

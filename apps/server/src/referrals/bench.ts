@@ -127,8 +127,8 @@ async function vipOn(db: DatabaseHandle, users: number, fills: number) {
      select a.user_id, a.id, 'crypto', 'live', 'grid', 'BTCUSDT', '1m', '{}', 1000, 5, 'running', now() - interval '20 days' from trading_accounts a where a.account_name = 'b'`,
   );
   await db.exec(
-    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at)
-     select r.id, 'c', 'f' || g, 'open', 'long', 0.01, 50000 + g % 1000, now() - make_interval(days => 1 + g % 25)
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at)
+     select r.id, 'c', 'f' || g, 'open', 'long', 0.01, 50000 + g % 1000, 0.01 * 0.01 * (50000 + g % 1000), now() - make_interval(days => 1 + g % 25)
        from generate_series(1, $1::int) g join (select id, row_number() over (order by id) - 1 as n from robots) r on r.n = g % $2::int`,
     [fills, traders],
   );

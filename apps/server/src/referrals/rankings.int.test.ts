@@ -27,7 +27,7 @@ async function liveVolume(u: User, notional: number): Promise<void> {
     [u.id, Number(acc.id)],
   );
   await t.database.exec(
-    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at) values ($1, 'c', $2, 'open', 'long', 1, $3, now() - interval '1 hour')`,
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at) values ($1, 'c', $2, 'open', 'long', 1, $3, $3, now() - interval '1 hour')`,
     [Number(r.id), `rk${u.id}`, notional],
   );
 }

@@ -25,7 +25,7 @@ function boardSql(board: RankingBoard, w: StatsWindow): SQL {
   const to = sql`${w.to.toISOString()}::timestamptz`;
   switch (board) {
     case 'volume':
-      return sql`select r.user_id, sum(abs(f.qty * f.price)) as value
+      return sql`select r.user_id, sum(f.notional) as value
         from robot_fills f join robots r on r.id = f.robot_id
        where r.mode = 'live' and f.checked_at is not null and f.suspect is null and f.filled_at >= ${from} and f.filled_at < ${to} group by r.user_id`;
     case 'team':

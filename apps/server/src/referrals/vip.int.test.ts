@@ -25,7 +25,7 @@ const user = (inviteCode?: string): Promise<User> => registeredUserWithId(t, inv
 const levelOf = async (u: User) => (await t.database.exec<{ user_level: string }>('select user_level from users where id = $1', [u.id]))[0].user_level;
 const progress = async (u: User) => (await t.call('GET', '/user/api/vip/progress', { token: u.token })).json<Envelope<VipProgress>>().data;
 
-/** A live (or paper) robot of `u` started at `start` (stopped at `stop`), with fills of notional qty × price at `fills`. */
+/** A live (or paper) robot of `u` started at `start` (stopped at `stop`), with fills of notional qty × price at `fills` (stored as the runner's value of them). */
 async function robot(u: User, start: string, o: { stop?: string; fills?: Array<[string, string, string]>; mode?: 'live' | 'paper' } = {}): Promise<void> {
   const [acc] = await t.database.exec<{ id: number | string }>(
     `insert into trading_accounts (user_id, market, exchange, account_name, key_last4) values ($1, 'crypto', 'binance', 'a', 'abcd') returning id`,
@@ -38,7 +38,7 @@ async function robot(u: User, start: string, o: { stop?: string; fills?: Array<[
   );
   for (const [qty, price, at] of o.fills ?? []) {
     await t.database.exec(
-      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at) values ($1, 'c', $2, 'open', 'long', $3, $4, $5)`,
+      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at) values ($1, 'c', $2, 'open', 'long', $3, $4, $3::numeric * $4::numeric, $5)`,
       [Number(r.id), `k${Math.random()}`, qty, price, at],
     );
   }

@@ -45,7 +45,7 @@ function doersSql(name: string, from: string, to: string): SQL {
   const own = sql.raw(`${name}_own`);
   const ran = sql.raw(`${name}_ran`);
   return sql`${own} as (
-      select r.user_id, sum(abs(f.qty * f.price)) as volume
+      select r.user_id, sum(f.notional) as volume
         from robot_fills f join robots r on r.id = f.robot_id
        where r.mode = 'live' and f.checked_at is not null and f.suspect is null and f.filled_at >= ${from}::timestamptz and f.filled_at < ${to}::timestamptz
        group by r.user_id

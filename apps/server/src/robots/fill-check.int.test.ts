@@ -8,7 +8,7 @@
 // code); `npm run ops fills:suspect` lists them (the console's dashboard and user panel:
 // console/console.int.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candlesFromRows, type Fill } from '@lq/engine';
+import { accountNotionalOf, candlesFromRows, getInstrument, type Fill, type Instrument } from '@lq/engine';
 import type { TeamList } from '@lq/contracts';
 import { registeredUserWithId, startTestApp, type Envelope, type RegisteredUser, type TestApp } from '../../test/helpers';
 import { opsRunner } from '../../test/ops-runner';
@@ -46,15 +46,18 @@ async function robotOf(u: User, exchange: 'mt5' | 'binance'): Promise<number> {
      values ($1, $2, $3, 'live', 'grid', $4, '1m', '{}', 1000, 10, 'running', '2026-11-09T00:00:00Z', $5, now() + interval '1 hour') returning id::text as id`,
     [u.id, Number(acc.id), exchange === 'mt5' ? 'forex' : 'crypto', exchange === 'mt5' ? 'EURUSD' : 'BTCUSDT', OWNER],
   );
+  instrumentOf.set(Number(r.id), exchange === 'mt5' ? getInstrument('EURUSD', 'mt5') : getInstrument('BTCUSDT', 'binance'));
   return Number(r.id);
 }
 
+const instrumentOf = new Map<number, Instrument>();
 let seq = 0;
 /** A fill as the runner books it from the venue's report. */
 async function fill(robotId: number, f: { qty: number; price: number; at: number; action?: 'open' | 'close'; order?: string }): Promise<string> {
   const key = `k${++seq}`;
   const booked: Fill = { tag: key, ticket: key, action: f.action ?? 'open', side: 'long', qty: f.qty, price: f.price, fee: 0, pnl: 0, reason: null, time: f.at, maker: false };
-  await insertFills(t.database, robotId, [{ clientOrderId: f.order ?? `c${seq}`, key, fill: booked }], OWNER);
+  const notional = accountNotionalOf(f.qty, f.price, instrumentOf.get(robotId)!);
+  await insertFills(t.database, robotId, [{ clientOrderId: f.order ?? `c${seq}`, key, fill: booked, notional }], OWNER);
   return key;
 }
 
@@ -120,15 +123,17 @@ describe('suspect MT5 fills', () => {
     expect(await fillState(keys.noCandle)).toEqual({ suspect: 'noCandle', checked: true });
   });
 
-  it('leaves suspect fills out of VIP volume, the rankings and the team', async () => {
+  it('counts each fill at its value in USD (lots of 100,000 EUR, contracts of 0.01 BTC) and leaves suspect fills out of VIP volume, the rankings and the team', async () => {
     await computeVip(t.database.db, TZ, '2026-11-20');
     const vip = async (u: User) =>
       (await t.database.exec<{ own: string; reached: string }>('select own_volume::text as own, reached from vip_progress where user_id = $1', [u.id]))[0];
-    // The cheaters' 50,000 and 110,050 would each reach VIP1 (own volume ≥ 10,000).
+    // The cheaters' 5,000,000,000 and 110,050 would each reach VIP1 (own volume ≥ 10,000).
     expect(await vip(fakePrice)).toMatchObject({ own: '0.00', reached: 'none' });
     expect(await vip(fakeSize)).toMatchObject({ own: '0.00', reached: 'none' });
-    expect((await vip(overfill)).own).toBe('0.01'); // the 0.01 lot within its order counts
-    expect((await vip(honest)).own).not.toBe('0.00');
+    expect((await vip(overfill)).own).toBe('1100.50'); // the 0.01 lot within its order counts
+    // 0.1 lot at 1.1005 is 11,005 USD (|qty × price| said 0.11); opened, closed, 0.01 near the high, 0.01 fresh; and
+    // 0.01 BTC contract at 60,000 is 6 USDT (|qty × price| said 600). The two fills without a candle are out.
+    expect(await vip(honest)).toMatchObject({ own: '24222.00', reached: 'VIP1' });
 
     await computeRankings(t.database.db, TZ, '2026-11-20');
     const ranked = await t.database.exec<{ user_id: string }>(`select user_id::text as user_id from ranking_entries where board = 'volume'`);
@@ -141,6 +146,7 @@ describe('suspect MT5 fills', () => {
     const volumeOf = (u: User) => team.list.find((m) => m.id === u.id)?.volume;
     expect(volumeOf(fakePrice)).toBe('0.00');
     expect(volumeOf(fakeSize)).toBe('0.00');
+    expect(volumeOf(honest)).toBe('24222.00');
   });
 
   it('lists them for operators: npm run ops fills:suspect', async () => {

@@ -8,7 +8,7 @@
 // on candles it reads: a fill in a minute without any is made up or cannot be told from one).
 // Suspect fills count for no VIP volume, ranking or team volume. Crypto fills come from the
 // exchange's API, not the client.
-import { getInstrument, quoteToAccount, type Candles, type Instrument } from '@lq/engine';
+import { accountNotionalOf, getInstrument, type Candles, type Instrument } from '@lq/engine';
 import type { ConsoleSuspectFill } from '@lq/contracts';
 import { rowsOf, sql, type DatabaseHandle } from '@lq/db';
 import { liveSourceOf, loadRecordedRange } from '../market';
@@ -54,7 +54,7 @@ export function judgeFill(f: FillToCheck, rangeOf: RangeOf, nowMs: number): Susp
   if (f.action === 'open' && f.equity !== null) {
     const inst = instrumentOf(f.symbol);
     if (inst) {
-      const margin = (f.qty * inst.contractSize * f.price * quoteToAccount(inst, f.price)) / Math.max(1, f.leverage);
+      const margin = accountNotionalOf(f.qty, f.price, inst) / Math.max(1, f.leverage);
       if (margin > Math.max(0, f.equity) * (1 + FILL_PRICE_TOLERANCE)) return 'overMargin';
     }
   }

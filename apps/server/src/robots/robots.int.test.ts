@@ -505,8 +505,8 @@ describe('list, history, detail, orders, fills', () => {
     }
     for (let i = 1; i <= 2; i++) {
       await t.database.exec(
-        `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, filled_at)
-         values ($1, $2, $3, 'open', 'short', '0.01', $4, '0.19200000', '0', to_timestamp($5))`,
+        `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, fee, pnl, filled_at)
+         values ($1, $2, $3, 'open', 'short', '0.01', $4, $4::numeric * 0.0001, '0.19200000', '0', to_timestamp($5))`,
         [robotId, `lq${robotId}-g${i}`, `trade-${i}`, String(96000 + i), 1735689600 + i * 60],
       );
     }

@@ -2,7 +2,7 @@
 // is fenced by the lease: it only happens while this runner holds the robot's lease, so a runner
 // that lost its lease (paused by GC, partitioned) cannot journal, and therefore cannot send.
 import type { DatabaseHandle, SqlParam } from '@lq/db';
-import type { Fill } from '@lq/engine';
+import { accountNotionalOf, type Fill, type Instrument } from '@lq/engine';
 import type { IntentJournal, IntentRecord, IntentState, KnownIntent, StoredFill } from '@lq/venues';
 
 export class LeaseLostError extends Error {
@@ -17,6 +17,9 @@ export interface StoredFillRow extends StoredFill {
   readonly at: number;
 }
 
+/** A fill's value for its numeric(30, 8) column (a non-finite figure, which no real fill has, as 0). */
+const notionalText = (n: number) => (Number.isFinite(n) ? n.toFixed(8) : '0');
+
 const LEASED = `exists (select 1 from robots where id = $1 and lease_owner = $2 and lease_until > now())`;
 /** `checked_at` of a fill of robot $1: null (to be checked) for a live MT5 robot, now() else. */
 const UNCHECKED_IF_MT5 = `(select case when r.mode = 'live' and a.exchange = 'mt5' then null else now() end
@@ -27,6 +30,8 @@ export class DbIntentJournal implements IntentJournal {
     private readonly database: DatabaseHandle,
     readonly robotId: number,
     private readonly owner: string,
+    /** The robot's instrument: a fill's value in the account currency is stored with it. */
+    private readonly instrument: Instrument,
   ) {}
 
   async save(r: IntentRecord): Promise<void> {
@@ -59,7 +64,7 @@ export class DbIntentJournal implements IntentJournal {
   }
 
   async saveFill(r: IntentRecord, fill: Fill, key: string): Promise<void> {
-    await insertFills(this.database, this.robotId, [{ clientOrderId: r.clientOrderId, key, fill }], this.owner);
+    await insertFills(this.database, this.robotId, [{ clientOrderId: r.clientOrderId, key, fill, notional: accountNotionalOf(fill.qty, fill.price, this.instrument) }], this.owner);
   }
 
   /** The journal at restart. */
@@ -98,7 +103,7 @@ export async function loadFills(database: DatabaseHandle, robotId: number): Prom
 export async function insertFills(
   database: DatabaseHandle,
   robotId: number,
-  fills: { clientOrderId: string; key: string; fill: Fill }[],
+  fills: { clientOrderId: string; key: string; fill: Fill; notional: number }[],
   owner: string,
 ): Promise<void> {
   if (fills.length === 0) return;
@@ -106,13 +111,13 @@ export async function insertFills(
   const values: string[] = [];
   for (const f of fills) {
     const b = params.length;
-    params.push(f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString());
-    values.push(`($1::bigint, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::numeric, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}, $${b + 10}::timestamptz)`);
+    params.push(f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString(), notionalText(f.notional));
+    values.push(`($1::bigint, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::numeric, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}, $${b + 10}::timestamptz, $${b + 11}::numeric)`);
   }
   // A live MT5 fill is its Expert Advisor's word: it waits for the fill check (robots/fill-check.ts)
   // before it counts for volume. Fills of the exchanges' own APIs are checked as written.
   const rows = await database.exec(
-    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at, checked_at)
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at, notional, checked_at)
        select v.*, ${UNCHECKED_IF_MT5} from (values ${values.join(', ')}) as v where ${LEASED}
      on conflict (robot_id, fill_key) do nothing
      returning id`,
@@ -129,7 +134,7 @@ export async function insertFills(
 export async function insertPaperFills(
   database: DatabaseHandle,
   owner: string,
-  fills: { robotId: number; clientOrderId: string; key: string; fill: Fill }[],
+  fills: { robotId: number; clientOrderId: string; key: string; fill: Fill; notional: number }[],
 ): Promise<void> {
   for (let k = 0; k < fills.length; k += 500) {
     const part = fills.slice(k, k + 500);
@@ -137,12 +142,12 @@ export async function insertPaperFills(
     const values: string[] = [];
     for (const f of part) {
       const b = params.length;
-      params.push(f.robotId, f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString());
-      values.push(`($${b + 1}::bigint, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}::numeric, $${b + 10}, $${b + 11}::timestamptz)`);
+      params.push(f.robotId, f.clientOrderId, f.key, f.fill.action, f.fill.side, String(f.fill.qty), String(f.fill.price), String(f.fill.fee), String(f.fill.pnl), f.fill.reason, new Date(f.fill.time).toISOString(), notionalText(f.notional));
+      values.push(`($${b + 1}::bigint, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::numeric, $${b + 7}::numeric, $${b + 8}::numeric, $${b + 9}::numeric, $${b + 10}, $${b + 11}::timestamptz, $${b + 12}::numeric)`);
     }
     await database.exec(
-      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
-         select v.* from (values ${values.join(', ')}) as v(robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at)
+      `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at, notional)
+         select v.* from (values ${values.join(', ')}) as v(robot_id, client_order_id, fill_key, action, position_side, qty, price, fee, pnl, reason, filled_at, notional)
           where exists (select 1 from robots r where r.id = v.robot_id and r.lease_owner = $1)
        on conflict (robot_id, fill_key) do nothing`,
       params,

@@ -8,7 +8,7 @@
 // crash the robot is rebuilt by replaying its steps from its first candle, then reconciled with the
 // venue (live), and only then trades again.
 import type { DatabaseHandle, RobotRow } from '@lq/db';
-import { LiveKernel, getInstrument, type Fill, type Instrument, type LiveCandle, type Strategy } from '@lq/engine';
+import { LiveKernel, accountNotionalOf, getInstrument, type Fill, type Instrument, type LiveCandle, type Strategy } from '@lq/engine';
 import { getStrategy, needsAi, runSettings, type SideModeName } from '@lq/strategies';
 import {
   VenueBroker,
@@ -260,7 +260,7 @@ export class RobotDriver {
       const venue = this.o.venue;
       this.market = (await venue.loadMarkets()).find((m) => m.symbol === this.row.symbol) ?? null;
       if (!this.market) throw new Error(`robot ${this.id}: the venue has no ${this.row.symbol}`);
-      this.journal = new DbIntentJournal(db, this.id, this.o.owner);
+      this.journal = new DbIntentJournal(db, this.id, this.o.owner, this.instrument);
       this.broker = new VenueBroker({
         venue,
         market: this.market,
@@ -437,12 +437,18 @@ export class RobotDriver {
   }
 
   /** Paper fills of the steps since the last call, for the runner's batched write (after every decision). */
-  takePaperFills(): { robotId: number; clientOrderId: string; key: string; fill: Fill }[] {
+  takePaperFills(): { robotId: number; clientOrderId: string; key: string; fill: Fill; notional: number }[] {
     // No kernel yet (no candles so far, e.g. a forex robot with no terminal online): no fills.
     if (this.kernel === undefined) return [];
     const fills = this.kernel.fills;
     if (fills.length === 0) return [];
-    const rows = fills.map((f) => ({ robotId: this.id, clientOrderId: clientOrderId(String(this.id), f.tag, f.action), key: `p:${f.ticket}:${f.action}`, fill: f }));
+    const rows = fills.map((f) => ({
+      robotId: this.id,
+      clientOrderId: clientOrderId(String(this.id), f.tag, f.action),
+      key: `p:${f.ticket}:${f.action}`,
+      fill: f,
+      notional: accountNotionalOf(f.qty, f.price, this.instrument),
+    }));
     fills.length = 0;
     return rows;
   }

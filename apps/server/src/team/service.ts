@@ -34,7 +34,7 @@ export async function teamSummaryOf(db: Runner, userId: number, w: StatsWindow):
   if (volume === null || active === null) {
     const [live] = rowsOf<{ volume: string; active: number }>(
       await db.execute(sql`select
-          (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
+          (select coalesce(sum(f.notional), 0)::numeric(30, 2)::text
              from user_tree t join robots r on r.user_id = t.descendant_id and r.mode = 'live' join robot_fills f on f.robot_id = r.id
             where t.ancestor_id = ${userId} and f.checked_at is not null and f.suspect is null and ${inWindow(w)}) as volume,
           (select count(*) from user_tree t where t.ancestor_id = ${userId} and ${ranLive(sql`t.descendant_id`, w)})::int as active`),
@@ -75,7 +75,7 @@ export async function teamListOf(db: Runner, callerId: number, q: TeamListQuery 
     await db.execute(sql`select u.id, u.nickname, u.user_code, u.user_level, u.created_at,
         (select count(*) from users d where d.referrer_id = u.id)::int as direct,
         (select count(*) from user_tree t where t.ancestor_id = u.id)::int as team,
-        (select coalesce(sum(abs(f.qty * f.price)), 0)::numeric(30, 2)::text
+        (select coalesce(sum(f.notional), 0)::numeric(30, 2)::text
            from robots r join robot_fills f on f.robot_id = r.id
           where r.user_id = u.id and r.mode = 'live' and f.checked_at is not null and f.suspect is null and ${inWindow(w)}) as volume,
         ${ranLive(sql`u.id`, w)} as active

@@ -34,7 +34,7 @@ async function fill(u: User, qty: string, price: string, at: Date, mode: 'live' 
     [u.id, Number(acc.id), mode, new Date(at.getTime() - 3_600_000).toISOString()],
   );
   await t.database.exec(
-    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, filled_at) values ($1, 'c', $2, 'open', 'long', $3, $4, $5)`,
+    `insert into robot_fills (robot_id, client_order_id, fill_key, action, position_side, qty, price, notional, filled_at) values ($1, 'c', $2, 'open', 'long', $3, $4, $3::numeric * $4::numeric, $5)`,
     [Number(robot.id), `k${Date.now()}${Math.random()}`, qty, price, at.toISOString()],
   );
 }
