@@ -228,11 +228,11 @@ export type ConsoleGrant = z.infer<typeof consoleGrant>;
 /** GET console/api/users/detail: one user with what they own per market and the grants in force. */
 export const consoleUserDetailQuery = z.strictObject({ userId: z.coerce.number().int().positive() });
 /**
- * Why the fill check found a live MT5 fill made up: its order's fills beyond the order sent, its
- * price outside its minute's candle, more than the account could margin, or no candle of its
- * minute after a day.
+ * Why the fill check found a live MT5 fill made up: a demo account's, its order's fills beyond the
+ * order sent (or no order of ours), its price outside its minute's candle, more than the account
+ * could margin (or no equity reported), or no candle of its minute after a day.
  */
-export const SUSPECT_FILL_REASONS = ['overOrder', 'outsideCandle', 'overMargin', 'noCandle'] as const;
+export const SUSPECT_FILL_REASONS = ['demoAccount', 'overOrder', 'outsideCandle', 'overMargin', 'noCandle'] as const;
 
 /** A suspect fill as the console shows it (the user's newest 20). */
 export const consoleSuspectFill = z.object({

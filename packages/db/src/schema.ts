@@ -562,6 +562,7 @@ export const robotIntents = pgTable(
   (t) => [
     uniqueIndex('robot_intents_client_order_id_key').on(t.robotId, t.clientOrderId),
     index('robot_intents_state_idx').on(t.robotId, t.state),
+    index('robot_intents_ticket_idx').on(t.robotId, t.ticket),
   ],
 );
 
@@ -601,6 +602,8 @@ export const robotFills = pgTable(
     index('robot_fills_filled_at_idx').on(t.filledAt),
     index('robot_fills_unchecked').on(t.filledAt).where(sql`${t.checkedAt} is null`),
     index('robot_fills_suspect').on(t.checkedAt).where(sql`${t.suspect} is not null`),
+    // The fill check sums an order's fills and a ticket's.
+    index('robot_fills_order_idx').on(t.robotId, t.clientOrderId),
   ],
 );
 

@@ -120,7 +120,7 @@ const userItemOf = (r: UserRow): ConsoleUserItem => ({
 export async function suspectFillsOf(db: Runner, userId: number): Promise<ConsoleSuspectFill[]> {
   const rows = rowsOf<{ id: string; robot_id: string; symbol: string; action: string; qty: string; price: string; filled_at: string; suspect: ConsoleSuspectFill['reason'] }>(
     await db.execute(sql`select f.id::text as id, f.robot_id::text as robot_id, r.symbol, f.action, f.qty::text as qty, f.price::text as price,
-        f.filled_at::text as filled_at, f.suspect
+        (extract(epoch from f.filled_at) * 1000)::bigint::text as filled_at, f.suspect
       from robot_fills f join robots r on r.id = f.robot_id
       where r.user_id = ${userId} and f.suspect is not null order by f.filled_at desc, f.id desc limit 20`),
   );
@@ -131,7 +131,7 @@ export async function suspectFillsOf(db: Runner, userId: number): Promise<Consol
     action: r.action,
     qty: decimalText(r.qty),
     price: decimalText(r.price),
-    filledAt: Date.parse(r.filled_at),
+    filledAt: Number(r.filled_at),
     reason: r.suspect,
   }));
 }

@@ -34,12 +34,12 @@ afterAll(() => t?.close());
 
 type User = RegisteredUser & { id: number };
 
-/** A live robot on a new account of `u` (MT5: equity 1,000 USD at 1:100), leased to this test so the runner's insert takes its fills. */
-async function robotOf(u: User, exchange: 'mt5' | 'binance'): Promise<number> {
+/** A live robot on a new account of `u` (MT5: equity 1,000 USD at 1:100, or as given), leased to this test so the runner's inserts take its orders and fills. */
+async function robotOf(u: User, exchange: 'mt5' | 'binance', state: Record<string, unknown> = { balance: 1000, equity: 1000, currency: 'USD', demo: false }): Promise<number> {
   const [acc] = await t.database.exec<{ id: string }>(
     `insert into trading_accounts (user_id, market, exchange, account_name, key_last4, leverage, bridge_state)
      values ($1, $2, $3, 'a', 'abcd', 100, $4::jsonb) returning id::text as id`,
-    [u.id, exchange === 'mt5' ? 'forex' : 'crypto', exchange, exchange === 'mt5' ? JSON.stringify({ balance: 1000, equity: 1000, currency: 'USD' }) : null],
+    [u.id, exchange === 'mt5' ? 'forex' : 'crypto', exchange, exchange === 'mt5' ? JSON.stringify(state) : null],
   );
   const [r] = await t.database.exec<{ id: string }>(
     `insert into robots (user_id, account_id, market, mode, strategy, symbol, interval, params, capital, leverage, status, created_at, lease_owner, lease_until)
@@ -52,12 +52,27 @@ async function robotOf(u: User, exchange: 'mt5' | 'binance'): Promise<number> {
 
 const instrumentOf = new Map<number, Instrument>();
 let seq = 0;
-/** A fill as the runner books it from the venue's report. */
-async function fill(robotId: number, f: { qty: number; price: number; at: number; action?: 'open' | 'close'; order?: string }): Promise<string> {
+
+/** An order as the runner journals it: an open of `qty`, or a close of the ticket opened by `ticket`; its client order id. */
+async function order(robotId: number, o: { qty: number } | { closes: string }): Promise<string> {
+  const tag = `t${++seq}`;
+  const open = 'qty' in o;
+  const intent = open ? { kind: 'open', tag, side: 'long', qty: o.qty, type: 'market' } : { kind: 'close', tag, ticket: o.closes, type: 'market', reason: 'signal' };
+  await t.database.exec(
+    `insert into robot_intents (robot_id, client_order_id, tag, ticket, action, position_side, request, intent, state)
+     values ($1, $2, $3, $4, $5, 'long', '{}', $6::jsonb, 'filled')`,
+    [robotId, `c-${tag}`, tag, open ? tag : o.closes, open ? 'open' : 'close', JSON.stringify(intent)],
+  );
+  return `c-${tag}`;
+}
+
+/** A fill as the runner books it from the venue's report, of its own open order unless one is given. */
+async function fill(robotId: number, f: { qty: number; price: number; at: number; action?: 'open' | 'close'; order?: string | null }): Promise<string> {
+  const clientOrderId = f.order === undefined ? await order(robotId, { qty: f.qty }) : (f.order ?? `not-ours-${seq}`);
   const key = `k${++seq}`;
   const booked: Fill = { tag: key, ticket: key, action: f.action ?? 'open', side: 'long', qty: f.qty, price: f.price, fee: 0, pnl: 0, reason: null, time: f.at, maker: false };
   const notional = accountNotionalOf(f.qty, f.price, instrumentOf.get(robotId)!);
-  await insertFills(t.database, robotId, [{ clientOrderId: f.order ?? `c${seq}`, key, fill: booked, notional }], OWNER);
+  await insertFills(t.database, robotId, [{ clientOrderId, key, fill: booked, notional }], OWNER);
   return key;
 }
 
@@ -65,7 +80,7 @@ const fillState = async (key: string) =>
   (await t.database.exec<{ suspect: string | null; checked: boolean }>(`select suspect, checked_at is not null as checked from robot_fills where fill_key = $1`, [key]))[0];
 
 describe('suspect MT5 fills', () => {
-  let honest: User, fakePrice: User, fakeSize: User, overfill: User, referrer: User;
+  let honest: User, fakePrice: User, fakeSize: User, overfill: User, demo: User, referrer: User;
   const keys: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -74,31 +89,36 @@ describe('suspect MT5 fills', () => {
     fakePrice = await registeredUserWithId(t, referrer.userCode);
     fakeSize = await registeredUserWithId(t, referrer.userCode);
     overfill = await registeredUserWithId(t, referrer.userCode);
+    demo = await registeredUserWithId(t);
   });
 
-  it('waits for the check (MT5 only), then marks a made-up price or size suspect and lets the rest through', async () => {
+  it('waits for the check (MT5 only), then marks made-up fills suspect and lets the rest through', async () => {
     const h = await robotOf(honest, 'mt5');
-    // 0.1 lot at the market: 11,005 notional, 110 margin at 1:100; a close of 0.1; a buy at the ask just above the high.
-    keys.honest = await fill(h, { qty: 0.1, price: 1.1005, at: T0 + 2 * MIN + 5_000 });
-    keys.close = await fill(h, { qty: 0.1, price: 1.1008, at: T0 + 3 * MIN, action: 'close' });
+    // 0.1 lot at the market: 11,005 notional, 110 margin at 1:100; its close (which waits for the open to be judged); a buy at the ask just above the high.
+    const opened = await order(h, { qty: 0.1 });
+    keys.honest = await fill(h, { qty: 0.1, price: 1.1005, at: T0 + 2 * MIN + 5_000, order: opened });
+    keys.close = await fill(h, { qty: 0.1, price: 1.1008, at: T0 + 3 * MIN, action: 'close', order: await order(h, { closes: opened.slice(2) }) });
     keys.edge = await fill(h, { qty: 0.01, price: 1.1025, at: T0 + 4 * MIN });
     // A minute with no candle: within the day it waits, after a day it is suspect.
     keys.noCandle = await fill(h, { qty: 0.01, price: 1.2, at: T0 + 30 * MIN });
     keys.old = await fill(h, { qty: 0.01, price: 1.2, at: T0 - FILL_CHECK_GIVE_UP_MS - 60 * MIN });
     // Younger than two minutes: not looked at yet.
     keys.fresh = await fill(h, { qty: 0.01, price: 1.1005, at: NOW - 30_000 });
-    // A modified EA: 0.01 lot "at" 5,000,000 (50,000 notional), and 1 lot at the market (110,050 notional needing 1,100 of margin, equity 1,000).
-    keys.fakePrice = await fill(await robotOf(fakePrice, 'mt5'), { qty: 0.01, price: 5_000_000, at: T0 + 5 * MIN });
+    // A modified EA: 0.01 lot "at" 5,000,000; 1 lot at the market (110,050 notional needing 1,100 of margin, equity 1,000); a fill of no order of ours.
+    const p = await robotOf(fakePrice, 'mt5');
+    keys.fakePrice = await fill(p, { qty: 0.01, price: 5_000_000, at: T0 + 5 * MIN });
+    keys.notOurs = await fill(p, { qty: 0.01, price: 1.1005, at: T0 + 5 * MIN, order: null });
     keys.fakeSize = await fill(await robotOf(fakeSize, 'mt5'), { qty: 1, price: 1.1005, at: T0 + 6 * MIN });
-    // An order of 0.01 lot the EA reports filled twice over 0.3 lot (within the margin): the second fill passes the order.
+    // An order of 0.01 lot the EA reports filled, then 0.3 more (within the margin): the second passes the order, and
+    // the close of that ticket (0.31) passes what was opened honestly.
     const o = await robotOf(overfill, 'mt5');
-    await t.database.exec(
-      `insert into robot_intents (robot_id, client_order_id, tag, ticket, action, position_side, request, intent, state)
-       values ($1, 'order-1', 't1', 't1', 'open', 'long', '{"amount": 0.01}', '{"kind": "open", "tag": "t1", "side": "long", "qty": 0.01, "type": "market"}', 'filled')`,
-      [o],
-    );
-    keys.withinOrder = await fill(o, { qty: 0.01, price: 1.1005, at: T0 + 7 * MIN, order: 'order-1' });
-    keys.overOrder = await fill(o, { qty: 0.3, price: 1.1005, at: T0 + 7 * MIN + 1_000, order: 'order-1' });
+    const small = await order(o, { qty: 0.01 });
+    keys.withinOrder = await fill(o, { qty: 0.01, price: 1.1005, at: T0 + 7 * MIN, order: small });
+    keys.overOrder = await fill(o, { qty: 0.3, price: 1.1005, at: T0 + 7 * MIN + 1_000, order: small });
+    keys.overClose = await fill(o, { qty: 0.31, price: 1.1005, at: T0 + 8 * MIN, action: 'close', order: await order(o, { closes: small.slice(2) }) });
+    // A demo account's fill (play money) and one of an EA that reports no equity.
+    keys.demo = await fill(await robotOf(demo, 'mt5', { balance: 1000, equity: 1000, demo: true }), { qty: 0.01, price: 1.1005, at: T0 + 6 * MIN });
+    keys.noEquity = await fill(await robotOf(demo, 'mt5', { balance: 1000 }), { qty: 0.01, price: 1.1005, at: T0 + 6 * MIN });
     // A crypto fill is the exchange's own report: checked as written.
     keys.crypto = await fill(await robotOf(honest, 'binance'), { qty: 0.01, price: 60_000, at: T0 + 5 * MIN });
 
@@ -106,21 +126,27 @@ describe('suspect MT5 fills', () => {
     expect(await fillState(keys.crypto)).toEqual({ suspect: null, checked: true });
 
     const run = await checkMt5Fills(t.database, NOW);
-    expect(run).toEqual({ checked: 8, suspect: 4, waiting: 1 });
+    // Waiting: the two closes (their opens unchecked when read), the minute without a candle, the one without equity.
+    expect(run).toEqual({ checked: 9, suspect: 6, waiting: 4 });
     expect(await fillState(keys.fakePrice)).toEqual({ suspect: 'outsideCandle', checked: true });
+    expect(await fillState(keys.notOurs)).toEqual({ suspect: 'overOrder', checked: true });
     expect(await fillState(keys.fakeSize)).toEqual({ suspect: 'overMargin', checked: true });
     expect(await fillState(keys.overOrder)).toEqual({ suspect: 'overOrder', checked: true });
+    expect(await fillState(keys.demo)).toEqual({ suspect: 'demoAccount', checked: true });
     expect(await fillState(keys.old)).toEqual({ suspect: 'noCandle', checked: true });
-    for (const k of ['honest', 'close', 'edge', 'withinOrder']) expect(await fillState(keys[k]), k).toEqual({ suspect: null, checked: true });
-    expect(await fillState(keys.noCandle)).toEqual({ suspect: null, checked: false });
-    expect(await fillState(keys.fresh)).toEqual({ suspect: null, checked: false });
+    for (const k of ['honest', 'edge', 'withinOrder']) expect(await fillState(keys[k]), k).toEqual({ suspect: null, checked: true });
+    for (const k of ['close', 'overClose', 'noCandle', 'noEquity', 'fresh']) expect(await fillState(keys[k]), k).toEqual({ suspect: null, checked: false });
 
-    // Again: nothing new; three minutes on, the fresh one is judged (its candle is there); a day later the one without is suspect.
-    expect(await checkMt5Fills(t.database, NOW)).toEqual({ checked: 0, suspect: 0, waiting: 1 });
-    expect(await checkMt5Fills(t.database, NOW + 3 * MIN)).toEqual({ checked: 1, suspect: 0, waiting: 1 });
+    // Again: the closes are judged (one's open honest, the other's suspect); three minutes on, the fresh one (its
+    // candle is there); a day on, those without a candle or an equity are suspect.
+    expect(await checkMt5Fills(t.database, NOW)).toEqual({ checked: 2, suspect: 1, waiting: 2 });
+    expect(await fillState(keys.close)).toEqual({ suspect: null, checked: true });
+    expect(await fillState(keys.overClose)).toEqual({ suspect: 'overOrder', checked: true });
+    expect(await checkMt5Fills(t.database, NOW + 3 * MIN)).toEqual({ checked: 1, suspect: 0, waiting: 2 });
     expect(await fillState(keys.fresh)).toEqual({ suspect: null, checked: true });
-    expect(await checkMt5Fills(t.database, NOW + FILL_CHECK_GIVE_UP_MS + MIN)).toEqual({ checked: 1, suspect: 1, waiting: 0 });
+    expect(await checkMt5Fills(t.database, NOW + FILL_CHECK_GIVE_UP_MS + MIN)).toEqual({ checked: 2, suspect: 2, waiting: 0 });
     expect(await fillState(keys.noCandle)).toEqual({ suspect: 'noCandle', checked: true });
+    expect(await fillState(keys.noEquity)).toEqual({ suspect: 'overMargin', checked: true });
   });
 
   it('counts each fill at its value in USD (lots of 100,000 EUR, contracts of 0.01 BTC) and leaves suspect fills out of VIP volume, the rankings and the team', async () => {

@@ -1,7 +1,8 @@
 // Volume from made-up fills (issue 53 item 12). A live MT5 fill is what the user's own Expert
 // Advisor reports: a modified EA could report a huge price or size and buy itself VIP volume. Each
 // such fill waits (`checked_at` null, runner/journal.ts) until its minute's candle is recorded, and
-// is then marked suspect when its order's fills add up to more than the order sent, when its price
+// is then marked suspect when it is a demo account's, when its order's fills add up to more than
+// the order sent (a close: more than its ticket's honest opening fills), when its price
 // lies outside that candle's range (its neighbours' too: the broker's clock; plus a tolerance for
 // the spread, the candles being bid prices), when opening it needed more margin than the account's
 // equity holds at its leverage, or when its minute still has no candle after a day (a robot trades
@@ -30,12 +31,21 @@ export interface FillToCheck {
   qty: number;
   price: number;
   at: number;
-  /** The trading account's leverage and its last reported equity (null: none reported). */
+  /** The leverage (the account's or the robot's, the higher) and the equity last reported (null: none). */
   leverage: number;
   equity: number | null;
-  /** What its order asked for (an open's quantity, a close's: its ticket's opening fills) and its order's fills up to this one; null: no order of ours known. */
+  /** The terminal said it is a demo account: play money trades no volume. */
+  demo: boolean;
+  /**
+   * What its order may fill: an open's quantity; a close's, its ticket's opening fills found honest.
+   * Null: no order of ours (the runner books every fill against one: made up).
+   */
   ordered: number | null;
+  /** Its order's fills up to this one (a close: every close of the ticket so far). */
   filledSoFar: number;
+  /** A close whose ticket has opening fills still unchecked (wait for them), or suspect (then so is it). */
+  openWaiting: boolean;
+  openSuspect: boolean;
 }
 
 /** The candle range around a minute: low and high of it and its two neighbours; null when none is recorded. */
@@ -46,12 +56,18 @@ export type RangeOf = (minuteMs: number) => { low: number; high: number } | null
  * be judged yet (no candle of its minute recorded, and younger than a day).
  */
 export function judgeFill(f: FillToCheck, rangeOf: RangeOf, nowMs: number): SuspectReason | null | undefined {
+  const late = nowMs - f.at > FILL_CHECK_GIVE_UP_MS;
+  if (f.demo) return 'demoAccount';
   if (!(f.price > 0) || !(f.qty > 0)) return 'outsideCandle';
-  if (f.ordered !== null && f.filledSoFar > f.ordered * (1 + 1e-9) + 1e-12) return 'overOrder';
+  if (f.openSuspect) return 'overOrder';
+  if (f.openWaiting && !late) return undefined;
+  if (f.ordered === null || f.filledSoFar > f.ordered * (1 + 1e-9) + 1e-12) return 'overOrder';
   const range = rangeOf(Math.floor(f.at / MINUTE) * MINUTE);
-  if (!range) return nowMs - f.at > FILL_CHECK_GIVE_UP_MS ? 'noCandle' : undefined;
+  if (!range) return late ? 'noCandle' : undefined;
   if (f.price < range.low * (1 - FILL_PRICE_TOLERANCE) || f.price > range.high * (1 + FILL_PRICE_TOLERANCE)) return 'outsideCandle';
-  if (f.action === 'open' && f.equity !== null) {
+  if (f.action === 'open') {
+    // No equity reported (an EA that leaves it out): nothing to bound the size by, so it waits, then is suspect.
+    if (f.equity === null) return late ? 'overMargin' : undefined;
     const inst = instrumentOf(f.symbol);
     if (inst) {
       const margin = accountNotionalOf(f.qty, f.price, inst) / Math.max(1, f.leverage);
@@ -97,8 +113,11 @@ interface WaitingRow {
   cursor: string;
   leverage: number;
   equity: string | null;
+  demo: boolean;
   ordered: string | null;
   filled_so_far: string;
+  open_waiting: boolean;
+  open_suspect: boolean;
 }
 
 export interface FillCheckRun {
@@ -117,13 +136,21 @@ export async function checkMt5Fills(database: DatabaseHandle, nowMs = Date.now()
   for (;;) {
     const rows = rowsOf<WaitingRow>(
       await database.db.execute(sql`select f.id::text as id, r.symbol, f.action, f.qty::text as qty, f.price::text as price,
-          (extract(epoch from f.filled_at) * 1000)::bigint::text as at, f.filled_at::text as cursor, a.leverage, a.bridge_state->>'equity' as equity,
-          case when i.action = 'open' then i.intent->>'qty'
-               when i.action = 'close' then (select sum(abs(o.qty))::text from robot_fills o join robot_intents oi on oi.robot_id = o.robot_id and oi.client_order_id = o.client_order_id
-                                              where oi.robot_id = f.robot_id and oi.action = 'open' and oi.tag = i.ticket) end as ordered,
-          (select sum(abs(g.qty))::text from robot_fills g where g.robot_id = f.robot_id and g.client_order_id = f.client_order_id and (g.filled_at, g.id) <= (f.filled_at, f.id)) as filled_so_far
+          (extract(epoch from f.filled_at) * 1000)::bigint::text as at, f.filled_at::text as cursor,
+          greatest(a.leverage, r.leverage) as leverage, a.bridge_state->>'equity' as equity, coalesce(a.bridge_state->>'demo' = 'true', false) as demo,
+          case when i.action = 'open' then i.intent->>'qty' when i.action = 'close' then coalesce(t.honest, 0)::text end as ordered,
+          coalesce(case when i.action = 'close' then
+              (select sum(abs(g.qty)) from robot_fills g join robot_intents gi on gi.robot_id = g.robot_id and gi.client_order_id = g.client_order_id
+                where gi.robot_id = f.robot_id and gi.action = 'close' and gi.ticket = i.ticket and (g.filled_at, g.id) <= (f.filled_at, f.id))
+            else (select sum(abs(g.qty)) from robot_fills g where g.robot_id = f.robot_id and g.client_order_id = f.client_order_id and (g.filled_at, g.id) <= (f.filled_at, f.id)) end, 0)::text as filled_so_far,
+          coalesce(t.waiting, 0) > 0 as open_waiting, coalesce(t.suspect, 0) > 0 as open_suspect
         from robot_fills f join robots r on r.id = f.robot_id join trading_accounts a on a.id = r.account_id
           left join robot_intents i on i.robot_id = f.robot_id and i.client_order_id = f.client_order_id
+          -- the ticket of a close: its opening fills found honest, and how many still wait or were found suspect
+          left join lateral (select sum(abs(o.qty)) filter (where o.checked_at is not null and o.suspect is null) as honest,
+                count(*) filter (where o.checked_at is null) as waiting, count(*) filter (where o.suspect is not null) as suspect
+              from robot_intents oi join robot_fills o on o.robot_id = oi.robot_id and o.client_order_id = oi.client_order_id
+              where i.action = 'close' and oi.robot_id = f.robot_id and oi.action = 'open' and oi.tag = i.ticket) t on true
         where f.checked_at is null and f.filled_at < ${before}::timestamptz
           and (f.filled_at, f.id) > (${after.at}::timestamptz, ${after.id}::bigint)
         order by f.filled_at, f.id limit ${PAGE}`),
@@ -153,8 +180,11 @@ export async function checkMt5Fills(database: DatabaseHandle, nowMs = Date.now()
             at: Number(f.at),
             leverage: f.leverage,
             equity: Number.isFinite(equity) ? equity : null,
+            demo: f.demo,
             ordered: f.ordered === null ? null : Number(f.ordered),
             filledSoFar: Number(f.filled_so_far),
+            openWaiting: f.open_waiting,
+            openSuspect: f.open_suspect,
           },
           rangeOf,
           nowMs,
