@@ -30,7 +30,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  reporter: [['list'], ['html', { outputFolder: 'e2e/artifacts/report', open: 'never' }]],
+  // The JSON report gives each test's time to the suite's budget (scripts/test-budget.mjs).
+  reporter: [['list'], ['html', { outputFolder: 'e2e/artifacts/report', open: 'never' }], ['json', { outputFile: 'e2e/artifacts/timings/playwright.json' }]],
   globalSetup: './e2e/support/global-setup.ts',
   globalTeardown: './e2e/support/global-teardown.ts',
   use: {
@@ -45,8 +46,12 @@ export default defineConfig({
     // signed in on the page is not "a sign-in from a new device" (that notice: apps/server tests).
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36 lq-e2e',
   },
+  // Layout and fit checks, and every test whose steps or words differ by size, run on both. A flow
+  // whose steps are the same on both sizes is walked on one (tag `@phone` or `@desktop`; each size
+  // gets some, and a flow in two languages walks one on each): the other size's screens are
+  // checked by e2e/fit.spec.ts and the tests that run on both.
   projects: [
-    { name: 'phone', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
-    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'phone', grepInvert: /@desktop\b/, use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+    { name: 'desktop', grepInvert: /@phone\b/, use: { viewport: { width: 1280, height: 800 } } },
   ],
 });

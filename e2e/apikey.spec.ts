@@ -4,7 +4,7 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
-import { codeFromScreen, type Envelope, login, register } from './support/users';
+import { codeFromScreen, type Envelope, register, signIn } from './support/users';
 import { noHorizontalScroll } from './support/layout';
 
 const test = holding('fake-account');
@@ -32,11 +32,11 @@ async function submitBind(page: Page, checkBody?: (body: string) => void): Promi
 }
 
 
-test('a user binds a Binance key and an MT5 account, edits and unbinds them', async ({ page, request }, info) => {
+test('a user binds a Binance key and an MT5 account, edits and unbinds them', { tag: '@desktop' }, async ({ page, request }, info) => {
   test.setTimeout(120_000);
   const mail = `keys.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await seedFake(request, { enableWithdrawals: false, enableFutures: true, ipRestrict: false, dualSidePosition: false, marginType: 'CROSSED' });
 
   // Entry: one card per market.

@@ -5,7 +5,7 @@
 // (client-side validation first), its report and K-line; finally the records list.
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { waitForSymbol } from './support/market';
-import { grantVip, login, register } from './support/users';
+import { grantVip, register, signIn } from './support/users';
 
 const MINUTE = 60_000;
 
@@ -103,12 +103,12 @@ async function readReport(page: Page, info: TestInfo, prefix: string): Promise<v
   await expect(page).toHaveURL(/resultDetail\?id=\d+/);
 }
 
-test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads the reports and K-lines', async ({ page, request }, info) => {
+test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads the reports and K-lines', { tag: '@desktop' }, async ({ page, request }, info) => {
   test.setTimeout(25 * MINUTE);
   const mail = `vip.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   await waitForSymbol(request, 'binance', 'BTCUSDT');
-  await login(page, mail);
+  await signIn(page, request, mail);
 
   // ---- not VIP yet: the server's upgrade message is shown plainly, in place ----
   await chooseMarket(page, 'binance');
@@ -120,7 +120,7 @@ test('a VIP user gets a recommendation, runs BTCUSDT and EURUSD backtests, reads
   await shot(page, info, '00-not-vip');
   grantVip(mail);
   // A fresh session carries the new level.
-  await login(page, mail);
+  await signIn(page, request, mail);
 
   // ---- the form: a server error under its field, focused, in words only; one create per click ----
   await page.goto('/#/pages/createOrder/crypto_grid');

@@ -7,7 +7,7 @@
 // Then two MT5 accounts bound: a paper robot on the first takes the unlock's forex seat, the second
 // finds no free seat and is offered one; bought on the payment step, its robot starts.
 import { expect, type Page, type TestInfo } from '@playwright/test';
-import { adjustWallet, grantUnlock, login, register, setPayPassword, type Envelope } from './support/users';
+import { adjustWallet, grantUnlock, type Envelope, register, setPayPassword, signIn } from './support/users';
 import { bindMt5 } from './support/accounts';
 import { holding } from './support/exclusive';
 
@@ -34,7 +34,7 @@ test('unlock and a seat pack through the payment step; too little balance offers
   await register(request, mail);
   await setPayPassword(request, mail, '246810');
   adjustWallet(mail, '150', 'balance', `e2e-bf-${mail}`);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.goto('/#/pages/index/mine');
   await page.reload();
@@ -170,7 +170,7 @@ test('a second account finds no free seat, is offered one, and its robot starts 
   grantUnlock(mail);
   await setPayPassword(request, mail, '246810');
   adjustWallet(mail, '50', 'balance', `e2e-seat-${mail}`);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.reload();
 

@@ -82,7 +82,7 @@ const BIG_CREDIT = '2000100';
 const BIG_WITHDRAWAL = '2000050';
 const TRON_ADDRESS = 'TLEaY8XoqpBmndLsjcfThgdKLN1ssNuUcF';
 
-test('two operators: a big credit and a big withdrawal each take effect at the second approval', async ({ request, browser }, info) => {
+test('two operators: a big credit and a big withdrawal each take effect at the second approval', { tag: '@desktop' }, async ({ request, browser }, info) => {
   const stamp = `${info.project.name}.${Date.now()}`;
   const [first, second] = [`first.${stamp}@lightning-quant.example`, `second.${stamp}@lightning-quant.example`];
   const a = await operatorPage(browser, first);

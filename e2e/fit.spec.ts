@@ -6,19 +6,36 @@
 import { expect, test, type Page } from '@playwright/test';
 import { denseBacktest, finishedRecommendation } from './support/backtests';
 import { waitForSymbol } from './support/market';
-import { adjustWallet, grantVip, login, ops, register } from './support/users';
+import { adjustWallet, grantVip, ops, register, signIn } from './support/users';
 
 const LOCALES = ['en-US', 'zh-TW', 'th-TH', 'vi-VN', 'zh-CN', 'ja-JP', 'in_ID'];
 
-/** Opens a screen as the app does (by the hash) and waits until its page is in and drawn. */
+/** Requests of the page still in flight (its data, its lazy chunks), counted from the page's events. */
+const inFlight = new WeakMap<Page, { n: number }>();
+function countRequests(page: Page): void {
+  const c = { n: 0 };
+  inFlight.set(page, c);
+  page.on('request', () => c.n++);
+  page.on('requestfinished', () => c.n--);
+  page.on('requestfailed', () => c.n--);
+}
+const twoFrames = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/**
+ * Opens a screen as the app does (by the hash) and waits until its page is in and drawn: its
+ * requests answered (data, lazy chunks) and two frames drawn after — what a fixed 300 ms wait
+ * guessed at, 203 times a run.
+ */
 async function open(page: Page, screen: string): Promise<void> {
   await page.evaluate((hash) => (location.hash = hash), screen);
   await page.waitForFunction((hash) => decodeURIComponent(location.hash) === `#${hash}`, screen);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(page);
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
   // The full-screen chart hides the nav bar (and its title) once its page is in.
   await expect(page.getByTestId(screen.includes('fullScreenKline') ? 'kline-page' : 'page-title')).toBeVisible();
-  await page.waitForTimeout(300);
+  const requests = inFlight.get(page)!;
+  await expect.poll(() => requests.n, { intervals: [25, 50, 100] }).toBe(0);
+  await twoFrames(page);
 }
 
 /** The crypto market, where the recommendation was made (one of another market is not shown). */
@@ -104,7 +121,8 @@ test('each screen fits 360 px in every language, and the home screen 390 px; she
   ops('wallet:two-person', '10000');
   await waitForSymbol(request, 'binance', 'ETHUSDT');
   const [id, rec] = await Promise.all([denseBacktest(request, mail), finishedRecommendation(request, mail)]);
-  await login(page, mail);
+  countRequests(page);
+  await signIn(page, request, mail);
   await chooseCrypto(page);
   const screens = [
     `/?rec=${rec}`,
@@ -178,7 +196,8 @@ test('the desktop reaches Mine and every entry in it by clicks, lights the right
   grantVip(mail);
   await waitForSymbol(request, 'binance', 'ETHUSDT');
   const [id, rec] = await Promise.all([denseBacktest(request, mail), finishedRecommendation(request, mail)]);
-  await login(page, mail);
+  countRequests(page);
+  await signIn(page, request, mail);
   await chooseCrypto(page);
   const lit = page.locator('[data-testid="side-menu"] [aria-current="page"]');
 

@@ -6,7 +6,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { denseBacktest } from './support/backtests';
 import { waitForSymbol } from './support/market';
-import { grantVip, login, register } from './support/users';
+import { grantVip, register, signIn } from './support/users';
 
 const MINUTE = 60_000;
 test.use({ actionTimeout: 30_000 });
@@ -62,14 +62,14 @@ async function settled(page: Page): Promise<void> {
 
 const INTERVAL_ORDER = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'];
 
-test('a dense K-line zooms without smearing, groups markers when zoomed out and shows each trade when zoomed in', async ({ page, request }, info) => {
+test('a dense K-line zooms without smearing, groups markers when zoomed out and shows each trade when zoomed in', { tag: '@phone' }, async ({ page, request }, info) => {
   test.setTimeout(12 * MINUTE);
   const mail = `kline.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   grantVip(mail);
   await waitForSymbol(request, 'binance', 'ETHUSDT');
   const id = await denseBacktest(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.goto(`/#/pages/backtest/resultDateil/fullScreenKline/fullScreenKline?id=${id}`);
 
   const chart = page.getByTestId('kline-chart');

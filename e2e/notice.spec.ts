@@ -11,7 +11,7 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { TELEGRAM_PORT, TELEGRAM_WEBHOOK_SECRET } from './support/env';
 import { holding } from './support/exclusive';
-import { adjustWallet, login, ops, register, rejectedWithdrawal, setPayPassword } from './support/users';
+import { adjustWallet, ops, register, rejectedWithdrawal, setPayPassword, signIn } from './support/users';
 
 const test = holding('notices');
 
@@ -23,7 +23,7 @@ test('a notice in two languages: the badge, read in place in the user’s langua
   const phone = info.project.name === 'phone';
   const mail = `notice.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'th-TH' : 'en-US');
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -93,7 +93,7 @@ test('the notification centre tells of a rejected withdrawal and opens it', asyn
   await setPayPassword(request, mail, '246810');
   const id = await rejectedWithdrawal(request, mail, '246810', 'address under review');
 
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'zh-TW' : 'en-US');
   await page.goto('/#/pages/index/mine');
   await page.reload();
@@ -136,7 +136,7 @@ test('Telegram: linked from the personal page, a kind switched on, a withdrawal 
   await register(request, mail);
   adjustWallet(mail, '50', 'balance', `e2e-telegram-${mail}`);
   await setPayPassword(request, mail, '246810');
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'ja-JP' : 'en-US');
   await page.goto('/#/pages/personal/personal');
   await page.reload();

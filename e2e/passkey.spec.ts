@@ -24,7 +24,7 @@ async function passwordStep(page: Page, mail: string): Promise<void> {
   await expect(page.getByTestId('login-2fa-form')).toBeVisible();
 }
 
-test('a passkey added on the Security page signs the second step, and is removed', async ({ page, request }, info) => {
+test('a passkey added on the Security page signs the second step, and is removed', { tag: '@phone' }, async ({ page, request }, info) => {
   test.setTimeout(120_000);
   const mail = `passkey.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);

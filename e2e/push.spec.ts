@@ -12,7 +12,7 @@
 import { expect, test } from '@playwright/test';
 import { PUSH_PORT } from './support/env';
 import { controlled } from './support/service-worker';
-import { adjustWallet, login, register, rejectedWithdrawal, setPayPassword } from './support/users';
+import { adjustWallet, register, rejectedWithdrawal, setPayPassword, signIn } from './support/users';
 
 test.use({
   serviceWorkers: 'allow',
@@ -67,7 +67,7 @@ test('push turned on from the personal page; a rejected withdrawal reaches the d
   await register(request, mail);
   adjustWallet(mail, '50', 'balance', `e2e-push-${mail}`);
   await setPayPassword(request, mail, '246810');
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate((l) => localStorage.setItem('locale', l), phone ? 'th-TH' : 'en-US');
   await page.goto('/#/pages/personal/personal');
   await controlled(page);

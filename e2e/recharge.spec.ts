@@ -9,7 +9,7 @@ import type { Page, Route, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
-import { login, register } from './support/users';
+import { register, signIn } from './support/users';
 
 const test = holding('local-chain');
 
@@ -38,11 +38,12 @@ for (const [locale, texts] of [
   ['en-US', { minimum: 'Minimum 0.1 USDT', confirmations: 'after 15 confirmations', warning: 'Send only USDT on BEP20 (BNB Smart Chain)', copied: 'Address copied', closed: 'USDT deposits on TRC20 are not open yet', confirming: /Confirming \d+\/15/, credited: 'Credited' }],
   ['zh-CN', { minimum: '最低 0.1 USDT', confirmations: '15 个区块确认后', warning: '请仅向此地址发送 BEP20（BNB 智能链）网络的 USDT', copied: '地址已复制', closed: 'TRC20 网络的 USDT 充值尚未开放', confirming: /确认中 \d+\/15/, credited: '已入账' }],
 ] as const) {
-  test(`shows the deposit address with its QR code and copies it (${locale})`, async ({ page, request, context }, info) => {
+  // Walked once per language: English on the phone, Chinese on the desktop.
+  test(`shows the deposit address with its QR code and copies it (${locale})`, { tag: locale === 'en-US' ? '@phone' : '@desktop' }, async ({ page, request, context }, info) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const mail = `recharge.${locale}.${info.project.name}.${Date.now()}@example.com`;
     await register(request, mail);
-    await login(page, mail);
+    await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
     await page.goto('/#/pages/wallet/wallet');
     await page.reload();
@@ -97,10 +98,11 @@ for (const [locale, texts] of [
   ['en-US', { range: 'From 10.00 to 5,000.00 USDT per payment', cents: 'A card is charged in cents: at most 2 decimal places', demo: 'no card is charged', frameDemo: 'Demo payment page: no card is charged and the credit is not real money', paid: 'Demo payment: 20.00 credited, not real money' }],
   ['zh-CN', { range: '每笔 10.00 至 5,000.00 USDT', cents: '银行卡按分扣款：最多 2 位小数', demo: '不会扣任何银行卡', frameDemo: '演示支付页面：不会扣任何银行卡，入账不是真钱', paid: '演示支付：已入账 20.00，不是真钱' }],
 ] as const) {
-  test(`buys USDT with a card through the simulated provider (${locale})`, async ({ page, request }, info) => {
+  // Walked once per language: English on the desktop, Chinese on the phone.
+  test(`buys USDT with a card through the simulated provider (${locale})`, { tag: locale === 'en-US' ? '@desktop' : '@phone' }, async ({ page, request }, info) => {
     const mail = `card.${locale}.${info.project.name}.${Date.now()}@example.com`;
     await register(request, mail);
-    await login(page, mail);
+    await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
     await page.goto('/#/pages/recharge/recharge');
     await page.reload();
@@ -132,10 +134,10 @@ for (const [locale, texts] of [
   });
 }
 
-test('the webview refuses a page of another site', async ({ page, request }, info) => {
+test('the webview refuses a page of another site', { tag: '@phone' }, async ({ page, request }, info) => {
   const mail = `webview.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.goto(`/#/pages/webview/webview?url=${encodeURIComponent('https://evil.example/phish')}`);
   await expect(page.getByTestId('webview-refused')).toBeVisible();
   await expect(page.getByTestId('webview-frame')).toHaveCount(0);
@@ -143,10 +145,10 @@ test('the webview refuses a page of another site', async ({ page, request }, inf
 
 // A network the operator opens while the page is on screen: "not open" is asked again (every 30 s
 // while shown), so the address appears without a reload.
-test('a deposit network that opens while the page shows "not open" shows its address without a reload', async ({ page, request }, info) => {
+test('a deposit network that opens while the page shows "not open" shows its address without a reload', { tag: '@desktop' }, async ({ page, request }, info) => {
   const mail = `recharge.opens.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.clock.install();
   const closed = { code: 'A0360', msg: 'USDT deposits on BEP20 are not open yet', data: null };
   const whileClosed = (route: Route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify(closed) });

@@ -8,7 +8,7 @@ import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { FAKE_EXCHANGE_PORT } from './support/env';
 import { waitForSymbol } from './support/market';
-import { codeFromScreen, type Envelope, grantVip, login, ops, register } from './support/users';
+import { codeFromScreen, grantVip, type Envelope, ops, register, signIn } from './support/users';
 import { noHorizontalScroll } from './support/layout';
 
 const test = holding('fake-account');
@@ -88,14 +88,14 @@ test.afterEach(async ({ request }) => {
   if (accountId) await request.delete(`/user/api/apikey/unbind?id=${accountId}`, { headers });
 });
 
-test('bind a Binance key, start a grid robot from a backtest, watch it trade, pause, continue, stop', async ({ page, request }, info) => {
+test('bind a Binance key, start a grid robot from a backtest, watch it trade, pause, continue, stop', { tag: '@phone' }, async ({ page, request }, info) => {
   // One fake account (key fake-key) serves both projects in turn: each run unbinds it at the end
   // and leaves no order or position on it (afterEach does it for a try that failed half way).
   test.setTimeout(10 * MINUTE);
   const mail = `robotflow.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   grantVip(mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.reload();
   leftover = { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '' };

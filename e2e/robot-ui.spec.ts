@@ -6,7 +6,7 @@
 // Finally, with the robot API answered by fixtures (page.route): a robot paused by an exchange
 // error in the list and its detail with positions, orders, fills and the error in plain words.
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { type Envelope, grantUnlock, login, register } from './support/users';
+import { grantUnlock, type Envelope, register, signIn } from './support/users';
 import { bindMt5 } from './support/accounts';
 
 
@@ -24,7 +24,7 @@ test('robot list, history, market, robot form and calculators', async ({ page, r
   const mail = `robots.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   grantUnlock(mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
 
   // Robot order list: the current market (forex by default) has no robot yet.
@@ -130,11 +130,11 @@ async function createPaperRobot(page: Page, accountId: number): Promise<string> 
   return body.code;
 }
 
-test('a paper robot on MT5: create from the form, pause, continue, stop; no free seat for a second account', async ({ page, request }, info) => {
+test('a paper robot on MT5: create from the form, pause, continue, stop; no free seat for a second account', { tag: '@desktop' }, async ({ page, request }, info) => {
   const mail = `robots2.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   grantUnlock(mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.reload();
   const first = await bindMt5(page, request, 'MT5 main');
@@ -213,7 +213,7 @@ test('a robot paused by an exchange error: list and detail in plain words (API f
   if (info.project.name === 'phone') await page.setViewportSize({ width: 360, height: 740 });
   const mail = `robots3.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.route(/\/order\/api\/robot\/list/, (route) => route.fulfill(ok({ list: [pausedRobot], total: 1, page: 1, pageSize: 20, hasMore: false })));
   await page.route(/\/order\/api\/robot\/seats/, (route) => route.fulfill(ok({ market: 'crypto', used: 1, total: 1, free: 0, accounts: [] })));

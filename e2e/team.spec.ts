@@ -6,7 +6,7 @@
 // computation ran. No page is wider than the phone.
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { waitForCode } from './support/mailbox';
-import { PASSWORD, adjustWallet, apiLogin, login, ops, register, setPayPassword, type Envelope } from './support/users';
+import { adjustWallet, apiLogin, PASSWORD, type Envelope, ops, register, setPayPassword, signIn } from './support/users';
 import { holding } from './support/exclusive';
 
 // The prices these flows pay are the console test's to change for a moment.
@@ -25,7 +25,7 @@ test('an invite link brings a newcomer into the team; the team and the next leve
   const locale = info.project.name === 'phone' ? 'ja-JP' : 'en-US';
   const referrer = `team.${info.project.name}.${Date.now()}@example.com`;
   await register(request, referrer);
-  await login(page, referrer);
+  await signIn(page, request, referrer);
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.goto('/#/pages/index/mine');
   await page.reload();
@@ -123,7 +123,7 @@ test('a referral pays for benefits; after settlement the referrer sees the rebat
   await call('/user/api/equity/agreements/accept', { agreement: 'monthEquity', version: '2026-11-27' });
   await call('/user/api/equity/buy', { kind: 'seat', market: 'crypto', quantity: 1, months: 1, autoRenew: false, paidPwd: '246810', idempotencyKey: `pack-${stamp}` });
 
-  await login(page, referrer);
+  await signIn(page, request, referrer);
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
   await page.goto('/#/pages/group/group');
   await page.reload();

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { adjustWallet, login, register } from './support/users';
+import { adjustWallet, register, signIn } from './support/users';
 
 async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/wallet-${step}.png`, fullPage: true });
@@ -26,7 +26,7 @@ for (const [locale, format, texts] of [
     await register(request, mail);
     adjustWallet(mail, '100', 'balance', `e2e-${mail}-1`);
     adjustWallet(mail, '87.654321', 'rebate', `e2e-${mail}-2`);
-    await login(page, mail);
+    await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
     if (info.project.name === 'desktop') {
       await page.goto('/#/');

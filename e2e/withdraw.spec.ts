@@ -15,7 +15,7 @@ import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
 import { waitForCode } from './support/mailbox';
-import { adjustWallet, apiLogin, bookAddress, codeFromScreen, login, ops, register, setPayPassword } from './support/users';
+import { adjustWallet, apiLogin, bookAddress, codeFromScreen, ops, register, setPayPassword, signIn } from './support/users';
 
 const test = holding('local-chain');
 
@@ -28,11 +28,11 @@ async function shot(page: Page, info: TestInfo, step: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/screens/${info.project.name}/withdraw-${step}.png`, fullPage: true });
 }
 
-test('the withdrawal form checks every field and says what is wrong where', async ({ page, request }, info) => {
+test('the withdrawal form checks every field and says what is wrong where', { tag: '@phone' }, async ({ page, request }, info) => {
   const mail = `withdraw.${info.project.name}.${Date.now()}@example.com`;
   await register(request, mail);
   adjustWallet(mail, '50', 'balance', `e2e-wd-${mail}`);
-  await login(page, mail);
+  await signIn(page, request, mail);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.goto('/#/pages/wallet/wallet');
   await page.reload();
@@ -131,7 +131,8 @@ for (const [locale, texts] of [
   ['en-US', { pending: 'Pending review', processing: 'Processing', completed: 'Completed' }],
   ['zh-CN', { pending: '待审核', processing: '处理中', completed: '已完成' }],
 ] as const) {
-  test(`deposit on chain → withdraw → approved → paid by the hot wallet → completed (${locale})`, async ({ page, request }, info) => {
+  // Walked once per language, English on the desktop and Chinese on the phone (the same steps on both sizes).
+  test(`deposit on chain → withdraw → approved → paid by the hot wallet → completed (${locale})`, { tag: locale === 'en-US' ? '@desktop' : '@phone' }, async ({ page, request }, info) => {
     test.setTimeout(150_000);
     const mail = `withdraw-flow.${locale}.${info.project.name}.${Date.now()}@example.com`;
     // Each run pays its own (random, so mixed-case checksummed) address: the chain says what this run paid.
@@ -139,7 +140,7 @@ for (const [locale, texts] of [
     await register(request, mail);
     await setPayPassword(request, mail, '135790');
     await bookAddress(request, await apiLogin(request, mail), mail, 'BEP20', payee);
-    await login(page, mail);
+    await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
 
     // 30 USDT deposited to the user's BEP20 address on the local chain, credited after 15 confirmations.

@@ -4,7 +4,9 @@
 // TEST_POSTGRES_URL (set by .ci/run): the integration suite runs a second time on that PostgreSQL,
 // after the PGlite pass.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { budgetReport, RESULTS, slowestReport } from './test-budget.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 // The full browser, for e2e/push.spec.ts only: the headless shell has no notifications.
@@ -75,7 +77,16 @@ function printTimings() {
   if (timings.length === 0) return;
   console.log('\n[test] timings (s):');
   for (const t of timings) console.log(`[test]   ${t.seconds.padStart(7)}  ${t.code === 0 ? 'ok    ' : 'FAILED'}  ${t.label}`);
-  console.log(`[test]   ${((Date.now() - suiteStarted) / 1000).toFixed(1).padStart(7)}  total`);
+  const total = ((Date.now() - suiteStarted) / 1000).toFixed(1);
+  console.log(`[test]   ${total.padStart(7)}  total`);
+  // The whole suite only: a part run alone has no total to compare.
+  const measured = only ? timings : [...timings, { label: 'total', seconds: total }];
+  console.log('');
+  for (const line of budgetReport(measured)) console.log(line);
+  if (process.env.CI || process.env.TEST_SLOWEST) {
+    console.log('');
+    for (const line of slowestReport()) console.log(line);
+  }
 }
 
 /**
@@ -104,6 +115,12 @@ async function runLanes(lanes) {
 
 const suiteStarted = Date.now();
 const only = process.argv[2];
+/** Vitest's usual output, and each test's time in a JSON report for the budget (scripts/test-budget.mjs). */
+function jsonReport(path) {
+  mkdirSync(dirname(path), { recursive: true });
+  rmSync(path, { force: true });
+  return ['--reporter=default', '--reporter=json', `--outputFile.json=${path}`];
+}
 ensureChromium();
 ensureFonts();
 // The second pass on PostgreSQL: the venue tests (packages/venues) open no database, so they ran
@@ -115,7 +132,7 @@ const postgresPass = postgres
       {
         label: 'integration on PostgreSQL',
         cmd: 'npx',
-        args: ['vitest', 'run', '--project', 'integration', '--exclude', 'packages/venues/**'],
+        args: ['vitest', 'run', '--project', 'integration', '--exclude', 'packages/venues/**', ...jsonReport(RESULTS.postgres)],
         env: { DATABASE_URL: postgres, RUNNER_CRASH_KILLS: '8', WALLET_KILLS: '5', DEPOSIT_KILLS: '5', WITHDRAW_KILLS: '5', BENEFIT_KILLS: '5', REBATE_KILLS: '5', FUZZ_RUNS: '100' },
       },
     ]
@@ -127,7 +144,7 @@ const e2e = { label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] };
 // CI (every session pays its minutes) kills each SIGKILL test's child half as often as a local
 // `npm test` does; the soak command and the env variables run any count.
 const ciKills = process.env.CI ? { RUNNER_CRASH_KILLS: '25', WALLET_KILLS: '10', DEPOSIT_KILLS: '10', WITHDRAW_KILLS: '10', BENEFIT_KILLS: '10', REBATE_KILLS: '10' } : {};
-const vitestPglite = { label: 'unit + integration (PGlite)', cmd: 'npx', args: ['vitest', 'run'], env: ciKills };
+const vitestPglite = { label: 'unit + integration (PGlite)', cmd: 'npx', args: ['vitest', 'run', ...jsonReport(RESULTS.vitest)], env: ciKills };
 
 // Phases for two cores (`npm test -- <part>` runs one part alone: static, vitest, e2e), each
 // using both cores on its own. Measured alone on a quiet machine (wall seconds, 2026-11-28):

@@ -33,6 +33,31 @@ export async function login(page: Page, mail: string): Promise<void> {
   await expect(page).not.toHaveURL(/login/);
 }
 
+/**
+ * Opens the app signed in as `mail`, as a returning user's app is: a session made through the API
+ * and kept where the app keeps it (localStorage `token` and `user`) before its first page loads.
+ * The sign-in screen itself is walked by account.spec.ts, login-guard.spec.ts, two-factor.spec.ts
+ * and session-language.spec.ts; the flows start signed in (what `login` took 2–3 s a test for). Put
+ * once per tab, so a logout in the test stays a logout.
+ */
+export async function signIn(page: Page, request: APIRequestContext, mail: string, path = '/#/'): Promise<void> {
+  const headers = await apiLogin(request, mail);
+  const info = (await (await request.get('/user/api/info', { headers })).json()) as Envelope<unknown>;
+  expect(info.code, info.msg).toBe('00000');
+  const token = headers.authorization.slice('Bearer '.length);
+  await page.addInitScript(
+    ([t, user]) => {
+      if (sessionStorage.getItem('lq-e2e-signed-in')) return;
+      sessionStorage.setItem('lq-e2e-signed-in', '1');
+      localStorage.setItem('token', t);
+      localStorage.setItem('user', user);
+    },
+    [token, JSON.stringify(info.data)] as const,
+  );
+  await page.goto(path);
+  await expect(page).not.toHaveURL(/login/);
+}
+
 /** Logs in through the API: the headers of that session. */
 export async function apiLogin(request: APIRequestContext, mail: string): Promise<{ authorization: string }> {
   const login = (await (await request.post('/user/api/login', { data: { userMail: mail, password: PASSWORD } })).json()) as Envelope<{ token: string }>;
