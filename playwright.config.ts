@@ -37,7 +37,9 @@ export default defineConfig({
   use: {
     baseURL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${process.env.E2E_PORT ?? 8091}`,
     screenshot: 'on',
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM snapshot and screenshot, kept or not: CI (one retry) records
+    // only the retry of a test that failed; a local run keeps the trace of each failure.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions,
     // The app's service worker would serve the app from its cache and take requests out of the
     // page's sight (page.route, response events): only e2e/pwa.spec.ts lets it run.
