@@ -147,6 +147,13 @@ describe('suspect MT5 fills', () => {
     expect(await checkMt5Fills(t.database, NOW + FILL_CHECK_GIVE_UP_MS + MIN)).toEqual({ checked: 2, suspect: 2, waiting: 0 });
     expect(await fillState(keys.noCandle)).toEqual({ suspect: 'noCandle', checked: true });
     expect(await fillState(keys.noEquity)).toEqual({ suspect: 'overMargin', checked: true });
+
+    // Two passes at once (two workers, or a pass still running at the next minute): each fill judged once.
+    keys.twice = await fill(await robotOf(fakePrice, 'mt5'), { qty: 0.01, price: 7, at: T0 + 9 * MIN });
+    const both = await Promise.all([checkMt5Fills(t.database, NOW), checkMt5Fills(t.database, NOW)]);
+    expect(await fillState(keys.twice)).toEqual({ suspect: 'outsideCandle', checked: true });
+    expect(both[0].checked + both[1].checked).toBe(1);
+    expect(both[0].suspect + both[1].suspect).toBe(1);
   });
 
   it('counts each fill at its value in USD (lots of 100,000 EUR, contracts of 0.01 BTC) and leaves suspect fills out of VIP volume, the rankings and the team', async () => {

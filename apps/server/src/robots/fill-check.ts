@@ -121,6 +121,7 @@ interface WaitingRow {
 }
 
 export interface FillCheckRun {
+  /** Fills this pass marked (checked), and of them suspect. */
   checked: number;
   suspect: number;
   /** Fills left for a later pass (their minute's candle not recorded yet). */
@@ -199,10 +200,13 @@ export async function checkMt5Fills(database: DatabaseHandle, nowMs = Date.now()
         verdicts.map((v) => sql`(${v.id}::bigint, ${v.suspect}::text)`),
         sql`, `,
       );
-      await database.db.execute(sql`update robot_fills f set checked_at = now(), suspect = v.suspect
-        from (values ${values}) as v(id, suspect) where f.id = v.id and f.checked_at is null`);
-      run.checked += verdicts.length;
-      run.suspect += verdicts.filter((v) => v.suspect !== null).length;
+      // What this pass marked (a pass beside it may have marked some first).
+      const marked = rowsOf<{ suspect: string | null }>(
+        await database.db.execute(sql`update robot_fills f set checked_at = now(), suspect = v.suspect
+          from (values ${values}) as v(id, suspect) where f.id = v.id and f.checked_at is null returning f.suspect`),
+      );
+      run.checked += marked.length;
+      run.suspect += marked.filter((m) => m.suspect !== null).length;
     }
     const last = rows[rows.length - 1];
     after = { at: last.cursor, id: last.id };
