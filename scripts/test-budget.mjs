@@ -105,3 +105,47 @@ export function slowestReport(n = 20) {
   }
   return lines;
 }
+
+/** The first line of an error message, trimmed for a one-line report. */
+function firstLine(message) {
+  const line = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 240);
+}
+
+/**
+ * What failed, from the reports there are, printed last: CI keeps only the tail of its output, and a
+ * failure scrolled above the timings is one nobody can read. Flaky browser tests (passed on retry)
+ * are named too: the next run's failure.
+ */
+export function failuresReport() {
+  const lines = [];
+  for (const [label, key] of [['unit + integration (PGlite)', 'vitest'], ['integration on PostgreSQL', 'postgres']]) {
+    const path = RESULTS[key];
+    if (!existsSync(path)) continue;
+    const report = JSON.parse(readFileSync(path, 'utf8'));
+    for (const file of report.testResults ?? []) {
+      const name = relative(process.cwd(), file.name);
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failed) lines.push(`[test] FAILED ${label}: ${name} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+      if (failed.length === 0 && file.status === 'failed') lines.push(`[test] FAILED ${label}: ${name}: ${firstLine(file.message)}`);
+    }
+  }
+  const path = RESULTS.e2e;
+  if (existsSync(path)) {
+    const report = JSON.parse(readFileSync(path, 'utf8'));
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests ?? []) {
+          if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+          const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
+          const what = test.status === 'flaky' ? 'FLAKY (passed on retry)' : 'FAILED';
+          lines.push(`[test] ${what} end-to-end: e2e/${spec.file}:${spec.line} › [${test.projectName}] ${spec.title}: ${firstLine(error)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of report.suites ?? []) walk(suite);
+    for (const error of report.errors ?? []) lines.push(`[test] FAILED end-to-end: ${firstLine(error.message)}`);
+  }
+  return lines;
+}

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { budgetReport, RESULTS, slowestReport } from './test-budget.mjs';
+import { budgetReport, failuresReport, RESULTS, slowestReport } from './test-budget.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 // The full browser, for e2e/push.spec.ts only: the headless shell has no notifications.
@@ -87,6 +87,13 @@ function printTimings() {
     console.log('');
     for (const line of slowestReport()) console.log(line);
   }
+  // Last: what failed (CI keeps the tail of the output).
+  const failedJobs = timings.filter((t) => t.code !== 0);
+  const failures = failuresReport();
+  if (failedJobs.length === 0 && failures.length === 0) return;
+  console.log('');
+  for (const line of failures) console.log(line);
+  for (const t of failedJobs) console.error(`[test] FAILED job: ${t.label} (exit ${t.code} after ${t.seconds}s)`);
 }
 
 /**
@@ -121,6 +128,8 @@ function jsonReport(path) {
   rmSync(path, { force: true });
   return ['--reporter=default', '--reporter=json', `--outputFile.json=${path}`];
 }
+// A report left by an earlier run would be read as this run's.
+rmSync(RESULTS.e2e, { force: true });
 ensureChromium();
 ensureFonts();
 // The second pass on PostgreSQL: the venue tests (packages/venues) open no database, so they ran
