@@ -147,7 +147,12 @@ const postgresPass = postgres
     ]
   : [];
 const typecheck = { label: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] };
-const lint = { label: 'lint', cmd: 'npx', args: ['eslint', '.'] };
+// Lint in two parts, so both cores work through it: the web app (its React rules and its own
+// program) after the typecheck, everything else beside them (measured side by side: 91 s, against
+// 96 for one `eslint .` beside the typecheck; the parts cover the same files, the second ignores
+// only apps/web).
+const lintWeb = { label: 'lint (web)', cmd: 'npx', args: ['eslint', 'apps/web'] };
+const lintRest = { label: 'lint (all but web)', cmd: 'npx', args: ['eslint', '.', '--ignore-pattern', 'apps/web/**'] };
 const buildWeb = { label: 'build web', cmd: 'npm', args: ['run', 'build', '-w', '@lq/web'] };
 const e2e = { label: 'end-to-end', cmd: 'npx', args: ['playwright', 'test'] };
 // CI (every session pays its minutes) kills each SIGKILL test's child half as often as a local
@@ -162,11 +167,11 @@ const vitestPglite = { label: 'unit + integration (PGlite)', cmd: 'npx', args: [
 // 250. Anything beside the browser tests slows them more than it saves: with typecheck and lint
 // niced beside them they took 787 s in CI.
 if (!only) {
-  await runLanes([[typecheck], [lint]]);
+  await runLanes([[typecheck, lintWeb], [lintRest]]);
   await runLanes([[buildWeb, e2e]]);
   await runLanes([[vitestPglite, ...postgresPass]]);
 } else if (only === 'static') {
-  await runLanes([[lint], [typecheck]]);
+  await runLanes([[typecheck, lintWeb], [lintRest]]);
 } else if (only === 'vitest') {
   await runLanes([[vitestPglite, ...postgresPass]]);
 } else if (only === 'e2e') {

@@ -73,7 +73,7 @@ export default async function globalSetup(): Promise<void> {
   ecdh.generateKeys();
   const vapid = { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
   const serverLog = openSync(join(STATE_DIR, 'server.log'), 'a');
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server = spawn(process.execPath, [...(process.env.E2E_SERVER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.E2E_SERVER_PROF] : []), '--import', 'tsx', 'apps/server/src/main.ts'], {
     stdio: ['ignore', serverLog, serverLog],
     env: {
       ...process.env,
