@@ -9,6 +9,7 @@ import type { Page, Route, TestInfo } from '@playwright/test';
 import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
+import { ASK_MS, drivePolls, untilShown } from './support/polls';
 import { register, signIn } from './support/users';
 
 const test = holding('local-chain');
@@ -43,6 +44,7 @@ for (const [locale, texts] of [
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const mail = `recharge.${locale}.${info.project.name}.${Date.now()}@example.com`;
     await register(request, mail);
+    await drivePolls(page);
     await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
     await page.goto('/#/pages/wallet/wallet');
@@ -75,12 +77,12 @@ for (const [locale, texts] of [
     const { url, token } = chain();
     await attachTestToken({ url }, token).send(shown as Address, 125n * 10n ** 17n);
     const row = page.getByTestId('recharge-row');
-    await expect(row).toHaveCount(1);
+    await untilShown(page, () => expect(row).toHaveCount(1, { timeout: ASK_MS }));
     await expect(row.getByTestId('recharge-amount')).toHaveText('12.50 USDT');
     await expect(row.getByTestId('recharge-state')).toHaveText(texts.confirming);
     await shot(page, info, `${locale}-confirming`);
     await mine(15);
-    await expect(row).toHaveAttribute('data-state', 'credited');
+    await untilShown(page, () => expect(row).toHaveAttribute('data-state', 'credited', { timeout: ASK_MS }));
     await expect(row.getByTestId('recharge-state')).toHaveText(texts.credited);
     await shot(page, info, `${locale}-credited`);
     await page.goto('/#/pages/wallet/wallet');

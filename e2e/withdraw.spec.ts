@@ -15,6 +15,7 @@ import { expect, holding } from './support/exclusive';
 import { attachTestToken } from '../apps/server/test/local-chain';
 import { chain, mine } from './support/chain';
 import { waitForCode } from './support/mailbox';
+import { ASK_MS, drivePolls, untilShown } from './support/polls';
 import { adjustWallet, apiLogin, bookAddress, codeFromScreen, ops, register, setPayPassword, signIn } from './support/users';
 
 const test = holding('local-chain');
@@ -140,6 +141,7 @@ for (const [locale, texts] of [
     await register(request, mail);
     await setPayPassword(request, mail, '135790');
     await bookAddress(request, await apiLogin(request, mail), mail, 'BEP20', payee);
+    await drivePolls(page);
     await signIn(page, request, mail);
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
 
@@ -150,9 +152,9 @@ for (const [locale, texts] of [
     await expect(address).toHaveText(/^0x[0-9a-fA-F]{40}$/);
     const { url, token } = chain();
     await attachTestToken({ url }, token).send(((await address.textContent()) ?? '') as Address, 30n * USDT);
-    await expect(page.getByTestId('recharge-row')).toHaveCount(1);
+    await untilShown(page, () => expect(page.getByTestId('recharge-row')).toHaveCount(1, { timeout: ASK_MS }));
     await mine(15);
-    await expect(page.getByTestId('recharge-row')).toHaveAttribute('data-state', 'credited');
+    await untilShown(page, () => expect(page.getByTestId('recharge-row')).toHaveAttribute('data-state', 'credited', { timeout: ASK_MS }));
 
     // The form: 20 USDT to the payee; 23 held (fee 3).
     await page.goto('/#/pages/wallet/wallet');
@@ -181,15 +183,15 @@ for (const [locale, texts] of [
 
     // The operator approves; the hot wallet signs and sends at its next pass (every second here).
     expect(ops('withdraw:approve', id!)).toContain(`withdrawal ${id} approved`);
-    await expect(detail).toHaveAttribute('data-state', 'processing', { timeout: 30_000 });
-    await expect(page.getByTestId('wd-detail-tx')).toHaveText(/^0x[0-9a-f]{64}$/, { timeout: 30_000 });
+    await untilShown(page, () => expect(detail).toHaveAttribute('data-state', 'processing', { timeout: ASK_MS }));
+    await untilShown(page, () => expect(page.getByTestId('wd-detail-tx')).toHaveText(/^0x[0-9a-f]{64}$/, { timeout: ASK_MS }));
     await expect(detail.getByTestId('wd-state')).toHaveText(texts.processing);
     await expect.poll(() => usdtOf(payee), { timeout: 30_000 }).toBe(20n * USDT);
     await shot(page, info, `${locale}-processing`);
 
     // 15 confirmations later: completed, the hold posted.
     await mine(15);
-    await expect(detail).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await untilShown(page, () => expect(detail).toHaveAttribute('data-state', 'completed', { timeout: ASK_MS }));
     await expect(detail.getByTestId('wd-state')).toHaveText(texts.completed);
     await shot(page, info, `${locale}-completed`);
     expect(await usdtOf(payee)).toBe(20n * USDT); // paid once

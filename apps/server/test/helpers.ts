@@ -182,8 +182,8 @@ export async function bookAddress(database: DatabaseHandle, userId: number, netw
  * on DATABASE_URL's PostgreSQL; `close()` closes it and removes the folder or drops the database.
  */
 export async function openTestDatabase(prefix: string, options: { poolMax?: number } = {}): Promise<{ database: DatabaseHandle; close: () => Promise<void> }> {
-  const target = await createTestDatabase(prefix);
-  const database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteMode: 'exclusive', poolMax: options.poolMax });
+  const target = await createTestDatabase(prefix, process.env.DATABASE_URL, { inMemory: true });
+  const database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl, pgliteImage: target.pgliteImage, pgliteMode: 'exclusive', poolMax: options.poolMax });
   return {
     database,
     close: async () => {
@@ -194,7 +194,8 @@ export async function openTestDatabase(prefix: string, options: { poolMax?: numb
 }
 
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
-  const target = await createTestDatabase('lq-server-');
+  // PGlite in memory unless shared through its socket (other processes open the folder's database).
+  const target = await createTestDatabase('lq-server-', process.env.DATABASE_URL, { inMemory: !options.shareSocket });
   const dataDir = target.dataDir;
   const smtp = await SmtpSink.start();
   const config = loadConfig({
@@ -211,6 +212,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const database = await openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.DATABASE_URL,
+    pgliteImage: target.pgliteImage,
     pgliteMode: options.shareSocket ? 'owner' : 'exclusive',
   });
   const app = await buildApp(config, { database, jobs: options.jobs ?? false, logger: false });

@@ -28,6 +28,12 @@ export interface DatabaseConfig {
    * `exclusive`: open directly without a socket; refuse when someone else holds the directory.
    */
   pgliteMode?: 'owner' | 'auto' | 'exclusive';
+  /**
+   * PGlite only, for tests: a dump of a migrated database (`createTestDatabase`'s template image)
+   * that PGlite runs in memory instead of `<dataDir>/pglite` — nothing to copy in, write or remove
+   * (the owner record still goes to `<dataDir>`).
+   */
+  pgliteImage?: Blob | undefined;
   /** Apply the committed migrations (default true). */
   migrate?: boolean;
   poolMax?: number;
@@ -197,7 +203,7 @@ async function openPglite(config: DatabaseConfig): Promise<DatabaseHandle> {
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    pglite = await PGlite.create(path.join(config.dataDir, 'pglite'));
+    pglite = config.pgliteImage ? await PGlite.create({ loadDataDir: config.pgliteImage }) : await PGlite.create(path.join(config.dataDir, 'pglite'));
     const shared = mode === 'owner' ? sharedOwner(pglite) : undefined;
     const client = pglite;
     const db = drizzlePglite(client, { schema }) as unknown as Database;

@@ -3,7 +3,7 @@
 // second. On PostgreSQL the clone is `CREATE DATABASE … TEMPLATE`. Templates are keyed by the
 // migrations' content and the PGlite version, so a changed migration builds a new one.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,7 +67,7 @@ async function pgliteTemplate(): Promise<string> {
   // (a CI clone beside the project) may be copying from one right now: only hour-old ones go.
   for (const name of readdirSync(root)) {
     const other = path.join(root, name);
-    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || other === template) continue;
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || other === template || other === `${template}.tar`) continue;
     try {
       if (Date.now() - statSync(other).mtimeMs > 3_600_000) rmSync(other, { recursive: true, force: true });
     } catch {
@@ -75,6 +75,43 @@ async function pgliteTemplate(): Promise<string> {
     }
   }
   return template;
+}
+
+/**
+ * The template as one image (PGlite's dumpDataDir, a tar) that a test database loads into memory:
+ * a copy of the directory's 1,400 files took 0.25–0.45 s and its removal 0.1 s more, on top of
+ * PGlite reading them; the image opens in about 0.35 s in all. Kept beside the template (built
+ * aside and renamed, as the template is) and read once per process.
+ */
+let templateImage: Promise<Blob> | undefined;
+function pgliteTemplateImage(): Promise<Blob> {
+  templateImage ??= (async () => {
+    const template = await pgliteTemplate();
+    const image = `${template}.tar`;
+    if (!existsSync(image)) {
+      // Dumped from a copy: opening the template itself would write to it.
+      const scratch = mkdtempSync(path.join(tmpdir(), 'lq-pglite-image-'));
+      try {
+        cpSync(template, path.join(scratch, 'pglite'), { recursive: true });
+        const handle = await openDatabase({ dataDir: scratch, pgliteMode: 'exclusive', migrate: false });
+        const pglite = (handle as { pglite?: { dumpDataDir(compression: 'none'): Promise<Blob> } }).pglite!;
+        const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+        await handle.close();
+        const building = path.join(scratch, 'image.tar');
+        writeFileSync(building, dump);
+        try {
+          renameSync(building, image);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won the race
+        }
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    }
+    return new Blob([readFileSync(image)]);
+  })();
+  templateImage.catch(() => (templateImage = undefined));
+  return templateImage;
 }
 
 /** Puts a migrated PGlite database at `<dataDir>/pglite`, where `openDatabase` looks for it. */
@@ -133,6 +170,8 @@ export interface TestDatabase {
   dataDir: string;
   /** The scratch PostgreSQL database (already migrated) when a PostgreSQL URL was given. */
   databaseUrl: string | undefined;
+  /** With `inMemory` on PGlite: the template's image, for `openDatabase`'s `pgliteImage`. */
+  pgliteImage: Blob | undefined;
   /** Drops the scratch database and removes the folder. */
   remove(): Promise<void>;
 }
@@ -140,15 +179,20 @@ export interface TestDatabase {
 /**
  * A migrated database of a test's own: PGlite in a new temporary folder, or, when `postgresUrl` is
  * set (tests: DATABASE_URL), a scratch database on that server. Both are clones of a template.
+ * `inMemory` (PGlite): the folder stays empty and `pgliteImage` holds the template for PGlite to
+ * run in memory — for a database only this process opens (no socket, no child, no reopening).
  */
 export async function createTestDatabase(
   prefix: string,
   postgresUrl: string | undefined = process.env.DATABASE_URL,
+  options: { inMemory?: boolean } = {},
 ): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
   let scratch: ScratchDatabase | undefined;
+  let pgliteImage: Blob | undefined;
   try {
     if (postgresUrl) scratch = await createScratchDatabase(postgresUrl, { template: await postgresTemplate(postgresUrl) });
+    else if (options.inMemory) pgliteImage = await pgliteTemplateImage();
     else await seedMigratedPglite(dataDir);
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
@@ -157,6 +201,7 @@ export async function createTestDatabase(
   return {
     dataDir,
     databaseUrl: scratch?.url,
+    pgliteImage,
     async remove() {
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
