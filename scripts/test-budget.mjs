@@ -34,15 +34,26 @@ function changedTestFiles(since) {
   }
 }
 
-/** [{file, name, seconds}] of a Vitest JSON report. */
+/**
+ * [{file, name, seconds, failed, error}] of a Vitest JSON report; `failed` names a failed test, and
+ * a file that failed outside its tests (an error in a hook or at import) is a row without a name.
+ */
 function vitestTests(path) {
   const report = JSON.parse(readFileSync(path, 'utf8'));
-  return report.testResults.flatMap((file) =>
-    file.assertionResults.map((t) => ({ file: relative(process.cwd(), file.name), name: t.fullName ?? t.title, seconds: (t.duration ?? 0) / 1000 })),
-  );
+  return report.testResults.flatMap((file) => {
+    const rows = file.assertionResults.map((t) => ({
+      file: relative(process.cwd(), file.name),
+      name: t.fullName ?? t.title,
+      seconds: (t.duration ?? 0) / 1000,
+      failed: t.status === 'failed' ? 'FAILED' : undefined,
+      error: t.failureMessages?.[0],
+    }));
+    if (file.status === 'failed' && !rows.some((r) => r.failed)) rows.push({ file: relative(process.cwd(), file.name), name: '', seconds: 0, failed: 'FAILED', error: file.message });
+    return rows;
+  });
 }
 
-/** [{file, name, seconds}] of a Playwright JSON report (each project's run its own row). */
+/** [{file, name, seconds, failed, error}] of a Playwright JSON report (each project's run its own row). */
 function playwrightTests(path) {
   const report = JSON.parse(readFileSync(path, 'utf8'));
   const rows = [];
@@ -50,12 +61,16 @@ function playwrightTests(path) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         const seconds = (test.results ?? []).reduce((s, r) => s + (r.duration ?? 0), 0) / 1000;
-        rows.push({ file: `e2e/${spec.file}`, name: `[${test.projectName}] ${spec.title}`, seconds });
+        const failed = test.status === 'unexpected' ? 'FAILED' : test.status === 'flaky' ? 'FLAKY (passed on retry)' : undefined;
+        const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
+        rows.push({ file: `e2e/${spec.file}`, line: spec.line, name: `[${test.projectName}] ${spec.title}`, seconds, failed, error });
       }
     }
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
+  // Errors outside any test (global setup, a spec that does not load).
+  for (const error of report.errors ?? []) rows.push({ file: 'e2e', name: '', seconds: 0, failed: 'FAILED', error: error.message });
   return rows;
 }
 
@@ -80,7 +95,7 @@ export function budgetReport(timings) {
     const path = RESULTS[source[0]];
     if (!existsSync(path)) continue;
     const fresh = source[1](path)
-      .filter((r) => changed.has(r.file))
+      .filter((r) => r.name && changed.has(r.file))
       .sort((a, b) => b.seconds - a.seconds)
       .slice(0, 10);
     if (fresh.length === 0) lines.push('[test]       no test file changed since the budget was set: the time went elsewhere (the machine, the app)');
@@ -95,7 +110,8 @@ export function slowestReport(n = 20) {
   for (const [label, [key, read]] of Object.entries(RESULTS_OF)) {
     const path = RESULTS[key];
     if (!existsSync(path)) continue;
-    const tests = read(path);
+    // Rows without a name are failures outside any test: no time of their own.
+    const tests = read(path).filter((t) => t.name);
     const files = new Map();
     for (const t of tests) files.set(t.file, (files.get(t.file) ?? 0) + t.seconds);
     lines.push(`[test] ${label}: ${tests.length} tests in ${files.size} files; the slowest files (test-seconds):`);
@@ -119,33 +135,13 @@ function firstLine(message) {
  */
 export function failuresReport() {
   const lines = [];
-  for (const [label, key] of [['unit + integration (PGlite)', 'vitest'], ['integration on PostgreSQL', 'postgres']]) {
-    const path = RESULTS[key];
-    if (!existsSync(path)) continue;
-    const report = JSON.parse(readFileSync(path, 'utf8'));
-    for (const file of report.testResults ?? []) {
-      const name = relative(process.cwd(), file.name);
-      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-      for (const t of failed) lines.push(`[test] FAILED ${label}: ${name} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
-      if (failed.length === 0 && file.status === 'failed') lines.push(`[test] FAILED ${label}: ${name}: ${firstLine(file.message)}`);
+  for (const [label, [key, read]] of Object.entries(RESULTS_OF)) {
+    if (!existsSync(RESULTS[key])) continue;
+    for (const r of read(RESULTS[key])) {
+      if (!r.failed) continue;
+      const where = r.line ? `${r.file}:${r.line}` : r.file;
+      lines.push(`[test] ${r.failed} ${label}: ${where}${r.name ? ` › ${r.name}` : ''}: ${firstLine(r.error)}`);
     }
-  }
-  const path = RESULTS.e2e;
-  if (existsSync(path)) {
-    const report = JSON.parse(readFileSync(path, 'utf8'));
-    const walk = (suite) => {
-      for (const spec of suite.specs ?? []) {
-        for (const test of spec.tests ?? []) {
-          if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
-          const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean);
-          const what = test.status === 'flaky' ? 'FLAKY (passed on retry)' : 'FAILED';
-          lines.push(`[test] ${what} end-to-end: e2e/${spec.file}:${spec.line} › [${test.projectName}] ${spec.title}: ${firstLine(error)}`);
-        }
-      }
-      for (const child of suite.suites ?? []) walk(child);
-    };
-    for (const suite of report.suites ?? []) walk(suite);
-    for (const error of report.errors ?? []) lines.push(`[test] FAILED end-to-end: ${firstLine(error.message)}`);
   }
   return lines;
 }

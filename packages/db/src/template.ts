@@ -88,27 +88,23 @@ function pgliteTemplateImage(): Promise<Blob> {
   templateImage ??= (async () => {
     const template = await pgliteTemplate();
     const image = `${template}.tar`;
-    if (!existsSync(image)) {
-      // Dumped from a copy: opening the template itself would write to it.
-      const scratch = mkdtempSync(path.join(tmpdir(), 'lq-pglite-image-'));
-      try {
-        cpSync(template, path.join(scratch, 'pglite'), { recursive: true });
-        const handle = await openDatabase({ dataDir: scratch, pgliteMode: 'exclusive', migrate: false });
-        const pglite = (handle as { pglite?: { dumpDataDir(compression: 'none'): Promise<Blob> } }).pglite!;
-        const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
-        await handle.close();
-        const building = path.join(scratch, 'image.tar');
-        writeFileSync(building, dump);
-        try {
-          renameSync(building, image);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won the race
-        }
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
+    if (existsSync(image)) return new Blob([readFileSync(image)]);
+    // Dumped from a copy: opening the template itself would write to it.
+    const scratch = mkdtempSync(path.join(tmpdir(), 'lq-pglite-image-'));
+    try {
+      cpSync(template, path.join(scratch, 'pglite'), { recursive: true });
+      const handle = await openDatabase({ dataDir: scratch, pgliteMode: 'exclusive', migrate: false });
+      const pglite = (handle as { pglite?: { dumpDataDir(compression: 'none'): Promise<Blob> } }).pglite!;
+      const dump = await pglite.dumpDataDir('none');
+      await handle.close();
+      // Written aside, then renamed over whatever another process wrote meanwhile (the same bytes).
+      const building = path.join(scratch, 'image.tar');
+      writeFileSync(building, Buffer.from(await dump.arrayBuffer()));
+      renameSync(building, image);
+      return dump;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
-    return new Blob([readFileSync(image)]);
   })();
   templateImage.catch(() => (templateImage = undefined));
   return templateImage;
